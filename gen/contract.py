@@ -1,0 +1,728 @@
+"""Read and validate a kernel contract (TOML) into a resolved plan.
+
+Every error is a ContractError carrying the line of the offending key, so the
+CLI prints exactly one line `FILE:LINE: what; expected what` and exits 2.
+"""
+import ast
+import hashlib
+import json
+import os
+import re
+import tomllib
+
+# Operations the checker knows (oracles/tp_ops.c); grows with the registry.
+KNOWN_OPS = ("gemm", "gelu_bwd")
+DTYPES = ("f16", "f32", "i32", "i64")
+ROLES = ("input", "output")
+MAX_DIMS = 8      # tp_case.dims[8]
+MAX_TENSORS = 8   # tp_case.tensors[8]
+MAX_RANK = 4      # tp_tensor.shape[4]
+FUNCS = {"ceil_div": 2, "min": 2, "max": 2, "next_pow2": 1}
+C_FUNCS = {"ceil_div": "tp_ceil_div", "min": "tp_min", "max": "tp_max",
+           "next_pow2": "tp_next_pow2"}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+CASE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+C_KEYWORDS = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if", "int",
+    "long", "register", "return", "short", "signed", "sizeof", "static",
+    "struct", "switch", "typedef", "union", "unsigned", "void", "volatile",
+    "while", "inline", "restrict", "bool", "true", "false", "class", "new",
+    "delete", "this", "template", "namespace", "and", "or", "not"}
+
+
+class ContractError(Exception):
+    def __init__(self, line, what, expected):
+        super().__init__(what)
+        self.line = line
+        self.what = what
+        self.expected = expected
+
+    def format(self, path):
+        return f"{path}:{self.line}: {self.what}; expected {self.expected}"
+
+
+# --------------------------------------------------------------------------
+# Line locator: finds the line of a key inside its table / array-of-tables
+# entry by scanning the source text (tomllib keeps no positions).
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*(\]\]?)\s*(#.*)?$")
+
+
+def _strip_quotes(k):
+    k = k.strip()
+    if len(k) >= 2 and k[0] == k[-1] and k[0] in "\"'":
+        return k[1:-1]
+    return k
+
+
+class Locator:
+    def __init__(self, text):
+        self.lines = text.splitlines()
+        # sections: (path tuple, aot index or None, header line number, end)
+        self.sections = []
+        counts = {}
+        cur = ((), None, 1)
+        starts = []
+        in_multiline = None
+        for n, raw in enumerate(self.lines, 1):
+            s = raw.strip()
+            # skip the bodies of multi-line strings
+            if in_multiline:
+                if in_multiline in raw:
+                    in_multiline = None
+                continue
+            for q in ('"""', "'''"):
+                if raw.count(q) % 2 == 1:
+                    in_multiline = q
+            m = _HEADER.match(raw) if s.startswith("[") else None
+            if m and not re.match(r"^\s*[A-Za-z0-9_\"'.-]+\s*=", raw):
+                starts.append(cur)
+                path = tuple(_strip_quotes(p) for p in m.group(2).split("."))
+                if m.group(1) == "[[":
+                    idx = counts.get(path, 0)
+                    counts[path] = idx + 1
+                    cur = (path, idx, n)
+                else:
+                    cur = (path, None, n)
+        starts.append(cur)
+        for i, (path, idx, start) in enumerate(starts):
+            end = starts[i + 1][2] if i + 1 < len(starts) else len(self.lines) + 1
+            self.sections.append((path, idx, start, end))
+
+    def _section(self, path):
+        """Best section for a key path like ("case", 3, "fill", "A").
+        Returns (section, remaining keys)."""
+        best = None
+        for sec_path, idx, start, end in self.sections:
+            # match sec_path against path, allowing one index after an AoT name
+            i = 0
+            ok = True
+            for j, comp in enumerate(sec_path):
+                if i >= len(path) or path[i] != comp:
+                    ok = False
+                    break
+                i += 1
+                if j == len(sec_path) - 1 and idx is not None:
+                    if i < len(path) and path[i] == idx:
+                        i += 1
+                    else:
+                        ok = False
+                elif i < len(path) and isinstance(path[i], int):
+                    i += 1  # a nested AoT index we do not track
+            if ok and (best is None or i > best[1]):
+                best = ((start, end, sec_path == ()), i)
+        return best[0], [p for p in path[best[1]:] if isinstance(p, str)]
+
+    def line(self, path):
+        (start, end, is_root), rest = self._section(tuple(path))
+        if not rest:
+            return start
+        key = rest[0]
+        keypat = r"(?:\"%s\"|'%s'|%s)" % (re.escape(key), re.escape(key), re.escape(key))
+        pat = re.compile(r"^\s*" + keypat + r"\s*(?:=|\.)")
+        # the root section starts at line 1 and has no header line
+        lo = start if is_root else start + 1
+        found = None
+        for n in range(lo, end):
+            if n - 1 < len(self.lines) and pat.match(self.lines[n - 1]):
+                found = n
+                break
+        if found is None:
+            return start
+        # a key inside an inline table or a multi-line array: look ahead
+        for sub in rest[1:]:
+            sp = re.compile(r"(?:^|[{,\s])(?:\"%s\"|'%s'|%s)\s*=" % (
+                re.escape(sub), re.escape(sub), re.escape(sub)))
+            for n in range(found, end):
+                text = self.lines[n - 1]
+                if n == found and "=" in text:
+                    text = text.split("=", 1)[1]
+                elif n > found and re.match(r"^\s*(\[|[A-Za-z0-9_\"'-]+\s*=\s*[\[{\"'0-9tf-])", text) \
+                        and not text.strip().startswith(("{", "}")):
+                    # the next key of the table: stop unless we are inside braces
+                    opened = sum(l.count("{") - l.count("}") for l in self.lines[found - 1:n - 1])
+                    if opened <= 0:
+                        break
+                if sp.search(text):
+                    found = n
+                    break
+        return found
+
+
+# --------------------------------------------------------------------------
+# Expressions
+
+class ExprError(Exception):
+    pass
+
+
+_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+        ast.Eq: "==", ast.NotEq: "!="}
+_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Mod: "%"}
+
+
+def parse_expr(text, dims, boolean=False):
+    """Validate an expression over dims; return its AST.
+    boolean=True allows (and requires) comparisons / and / or at the top."""
+    if not isinstance(text, str):
+        raise ExprError("not a string")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as e:
+        raise ExprError(f"syntax error in {text!r} ({e.msg})")
+
+    def walk(node, ctx):
+        # ctx: "bool" (a condition) or "int" (an integer value)
+        if isinstance(node, ast.BoolOp):
+            if ctx != "bool":
+                raise ExprError(f"'and'/'or' inside an integer expression in {text!r}")
+            for v in node.values:
+                walk(v, "bool")
+        elif isinstance(node, ast.Compare):
+            if ctx != "bool":
+                raise ExprError(f"comparison inside an integer expression in {text!r}"
+                                if boolean else f"comparison in {text!r}")
+            for op in node.ops:
+                if type(op) not in _CMP:
+                    raise ExprError(f"operator {type(op).__name__} in {text!r}")
+            walk(node.left, "int")
+            for c in node.comparators:
+                walk(c, "int")
+        elif ctx == "bool":
+            raise ExprError(f"{text!r} is not a condition")
+        elif isinstance(node, ast.BinOp):
+            if type(node.op) not in _BIN:
+                sym = {ast.FloorDiv: "//", ast.Pow: "**", ast.BitAnd: "&",
+                       ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
+                       ast.RShift: ">>"}.get(type(node.op), type(node.op).__name__)
+                raise ExprError(f"operator {sym!r} in {text!r}")
+            walk(node.left, "int")
+            walk(node.right, "int")
+        elif isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, (ast.USub, ast.UAdd)):
+                raise ExprError(f"unary operator {type(node.op).__name__} in {text!r}")
+            walk(node.operand, "int")
+        elif isinstance(node, ast.Constant):
+            if type(node.value) is not int:
+                raise ExprError(f"constant {node.value!r} in {text!r} is not an integer")
+            if node.value >= 2**63:
+                raise ExprError(f"constant {node.value} in {text!r} does not fit in int64")
+        elif isinstance(node, ast.Name):
+            if node.id not in dims:
+                raise ExprError(f"unknown dim {node.id!r} in {text!r}")
+        elif isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCS:
+                fn = node.func.id if isinstance(node.func, ast.Name) else "?"
+                raise ExprError(f"unknown function {fn!r} in {text!r}")
+            if node.keywords or len(node.args) != FUNCS[node.func.id]:
+                raise ExprError(f"{node.func.id} takes {FUNCS[node.func.id]} "
+                                f"positional argument(s) in {text!r}")
+            for a in node.args:
+                walk(a, "int")
+        else:
+            raise ExprError(f"{type(node).__name__} not allowed in {text!r}")
+
+    walk(tree.body, "bool" if boolean else "int")
+    return tree.body
+
+
+def expr_to_c(node, names=None):
+    """Render a validated expression AST as C (fully parenthesised).
+    names maps a dim name to the C identifier to use (default: itself)."""
+    names = names or {}
+    if isinstance(node, ast.BoolOp):
+        op = " && " if isinstance(node.op, ast.And) else " || "
+        return "(" + op.join(expr_to_c(v, names) for v in node.values) + ")"
+    if isinstance(node, ast.Compare):
+        parts = []
+        left = node.left
+        for op, right in zip(node.ops, node.comparators):
+            parts.append(f"({expr_to_c(left, names)} {_CMP[type(op)]} {expr_to_c(right, names)})")
+            left = right
+        return parts[0] if len(parts) == 1 else "(" + " && ".join(parts) + ")"
+    if isinstance(node, ast.BinOp):
+        return f"({expr_to_c(node.left, names)} {_BIN[type(node.op)]} {expr_to_c(node.right, names)})"
+    if isinstance(node, ast.UnaryOp):
+        return f"({'-' if isinstance(node.op, ast.USub) else '+'}{expr_to_c(node.operand, names)})"
+    if isinstance(node, ast.Constant):
+        return str(node.value)
+    if isinstance(node, ast.Name):
+        return names.get(node.id, node.id)
+    if isinstance(node, ast.Call):
+        return C_FUNCS[node.func.id] + "(" + ", ".join(expr_to_c(a, names) for a in node.args) + ")"
+    raise AssertionError(node)
+
+
+def strip_outer(c):
+    """Drop one pair of outer parentheses when they enclose the whole text."""
+    if c.startswith("(") and c.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(c):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(c) - 1:
+                return c
+        return c[1:-1]
+    return c
+
+
+# --------------------------------------------------------------------------
+# Fill expressions (grammar implemented by the C runtime, harness/tp_rng.h)
+
+_FILL_TOKEN = re.compile(r"\s*(?:(?P<num>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|"
+                         r"(?P<id>[A-Za-z_][A-Za-z0-9_]*)|(?P<p>[(),]))")
+FILL_FORMS = ("normal(mu, sigma), uniform(lo, hi), wide(emin, emax), special, "
+              "near(v, w), all_f16, const(v), mirror(axis, F), antimirror(axis, F, sigma)")
+
+
+class FillError(Exception):
+    pass
+
+
+def check_fill(text, rank):
+    if not isinstance(text, str):
+        raise FillError("fill is not a string")
+    toks = []
+    pos = 0
+    s = text.strip()
+    while pos < len(s):
+        m = _FILL_TOKEN.match(s, pos)
+        if not m or m.end() == pos:
+            raise FillError(f"unexpected character {s[pos]!r} in fill {text!r}")
+        kind = m.lastgroup
+        toks.append((kind, m.group(kind)))
+        pos = m.end()
+        while pos < len(s) and s[pos].isspace():
+            pos += 1
+    i = 0
+
+    def peek():
+        return toks[i] if i < len(toks) else (None, None)
+
+    def take(kind, val=None, what=None):
+        nonlocal i
+        k, v = peek()
+        if k != kind or (val is not None and v != val):
+            raise FillError(f"expected {what or val or kind} at {' '.join(t[1] for t in toks[i:]) or 'end'!r} in fill {text!r}")
+        i += 1
+        return v
+
+    def number(integer=False):
+        v = take("num", what="an integer" if integer else "a number")
+        if integer:
+            if not re.fullmatch(r"[+-]?\d+", v):
+                raise FillError(f"{v} is not an integer in fill {text!r}")
+            return int(v)
+        return float(v)
+
+    def fill():
+        name = take("id", what="a fill name")
+        if name in ("special", "all_f16"):
+            return
+        take("p", "(")
+        if name in ("normal", "uniform", "near"):
+            a = number()
+            take("p", ",")
+            b = number()
+            if name == "normal" and b < 0:
+                raise FillError(f"normal sigma {b} < 0 in fill {text!r}")
+            if name == "uniform" and not a < b:
+                raise FillError(f"uniform needs lo < hi in fill {text!r}")
+            if name == "near" and b < 0:
+                raise FillError(f"near width {b} < 0 in fill {text!r}")
+        elif name == "wide":
+            a = number(True)
+            take("p", ",")
+            b = number(True)
+            if a > b:
+                raise FillError(f"wide needs emin <= emax in fill {text!r}")
+        elif name == "const":
+            number()
+        elif name in ("mirror", "antimirror"):
+            axis = number(True)
+            if not 0 <= axis < rank:
+                raise FillError(f"axis {axis} out of range for a rank-{rank} tensor in fill {text!r}")
+            take("p", ",")
+            fill()
+            if name == "antimirror":
+                take("p", ",")
+                number()
+        else:
+            raise FillError(f"unknown fill {name!r} in {text!r}")
+        take("p", ")")
+
+    fill()
+    if i != len(toks):
+        raise FillError(f"trailing text {' '.join(t[1] for t in toks[i:])!r} in fill {text!r}")
+
+
+# --------------------------------------------------------------------------
+# Schema walking
+
+def _tname(v):
+    return {str: "a string", int: "an integer", float: "a number", bool: "a boolean",
+            list: "an array", dict: "a table"}.get(type(v), type(v).__name__)
+
+
+class Validator:
+    def __init__(self, path, root):
+        self.path = path
+        self.root = root
+        self.text = None
+        self.loc = None
+
+    def load(self):
+        try:
+            with open(self.path, "rb") as f:
+                raw = f.read()
+        except OSError as e:
+            raise ContractError(1, f"cannot read contract ({e.strerror})", "a readable file")
+        self.raw = raw
+        try:
+            self.text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = raw[:e.start].count(b"\n") + 1
+            raise ContractError(line, "invalid UTF-8", "a UTF-8 TOML file")
+        self.loc = Locator(self.text)
+        try:
+            self.doc = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as e:
+            msg = str(e)
+            m = re.search(r"\(at line (\d+), column \d+\)", msg)
+            line = int(m.group(1)) if m else 1
+            if not m and "end of document" in msg:
+                line = max(1, len(self.text.splitlines()))
+            what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
+            raise ContractError(line, f"TOML syntax error: {what}", "valid TOML 1.0")
+
+    def err(self, path, what, expected):
+        raise ContractError(self.loc.line(path), what, expected)
+
+    def table(self, tbl, path, required, optional=()):
+        where = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in path) or "top level"
+        where = where.replace(".[", "[")
+        allowed = list(required) + list(optional)
+        for k in tbl:
+            if k not in allowed:
+                self.err(path + [k], f"unknown key {k!r} in {where}",
+                         "one of " + ", ".join(allowed))
+        for k in required:
+            if k not in tbl:
+                self.err(path, f"missing key {k!r} in {where}", f"{k} = ...")
+
+    def typed(self, v, path, types, expected):
+        if type(v) not in types:
+            self.err(path, f"{path[-1]} is {_tname(v)}", expected)
+        return v
+
+    def string(self, tbl, path, key):
+        return self.typed(tbl[key], path + [key], (str,), f"{key} as a string")
+
+    def str_list(self, tbl, path, key, lo, hi, allow_int=False):
+        v = tbl[key]
+        if type(v) is not list:
+            self.err(path + [key], f"{key} is {_tname(v)}", f"{key} as an array of {lo}..{hi} strings")
+        if not lo <= len(v) <= hi:
+            self.err(path + [key], f"{key} has {len(v)} entries",
+                     f"{lo}..{hi} entries" if lo != hi else f"{lo} entries")
+        out = []
+        for i, x in enumerate(v):
+            if allow_int and type(x) is int:
+                x = str(x)
+            if type(x) is not str:
+                self.err(path + [key], f"{key}[{i}] is {_tname(x)}", "a string")
+            out.append(x)
+        return out
+
+    def expr(self, text, path, dims, boolean=False):
+        if type(text) is int and not boolean:
+            text = str(text)
+        if type(text) is not str:
+            self.err(path, f"{path[-1]} is {_tname(text)}", "an expression string")
+        try:
+            return parse_expr(text, dims, boolean)
+        except ExprError as e:
+            dimlist = ", ".join(dims)
+            if boolean:
+                exp = (f"a condition over the dims ({dimlist}): integers, + - * / %, "
+                       "comparisons, and/or, ceil_div/min/max/next_pow2")
+            else:
+                exp = (f"an integer expression over the dims ({dimlist}): integers, + - * / %, "
+                       "parentheses, ceil_div(a, b), min(a, b), max(a, b), next_pow2(a)")
+            self.err(path, f"bad expression: {e}", exp)
+
+    # ----------------------------------------------------------------------
+    def validate(self):
+        self.load()
+        d = self.doc
+        P = []
+        self.table(d, P, ["contract", "summary", "op", "dims", "kernel", "tensor",
+                          "model", "claim", "case"], ["require"])
+        name = self.string(d, P, "contract")
+        stem = os.path.splitext(os.path.basename(self.path))[0]
+        if name != stem:
+            self.err(["contract"], f"contract name {name!r} differs from the file name",
+                     f"contract = {stem!r}")
+        summary = self.string(d, P, "summary")
+        op = self.string(d, P, "op")
+        if op not in KNOWN_OPS:
+            self.err(["op"], f"unknown op {op!r}", "one of " + ", ".join(KNOWN_OPS))
+        dims = self.str_list(d, P, "dims", 1, MAX_DIMS)
+        for i, dn in enumerate(dims):
+            if not IDENT.match(dn) or dn in C_KEYWORDS or dn in FUNCS or dn.startswith("tp_"):
+                self.err(["dims"], f"dim name {dn!r} is not usable",
+                         "a C identifier that is not a keyword, a function name or tp_*")
+            if dn in dims[:i]:
+                self.err(["dims"], f"dim {dn!r} listed twice", "distinct dim names")
+
+        # tensors
+        tensors_raw = d["tensor"]
+        if type(tensors_raw) is not list or not tensors_raw or any(type(t) is not dict for t in tensors_raw):
+            self.err(["tensor"], "tensor is not an array of tables", "[[tensor]] entries")
+        if len(tensors_raw) > MAX_TENSORS:
+            self.err(["tensor", MAX_TENSORS], f"{len(tensors_raw)} tensors",
+                     f"at most {MAX_TENSORS} tensors")
+        tensors = []
+        names = set()
+        for i, t in enumerate(tensors_raw):
+            tp = ["tensor", i]
+            self.table(t, tp, ["name", "dtype", "shape", "role"])
+            tn = self.string(t, tp, "name")
+            if not IDENT.match(tn) or tn in C_KEYWORDS:
+                self.err(tp + ["name"], f"tensor name {tn!r} is not usable", "a C identifier")
+            if tn in names:
+                self.err(tp + ["name"], f"tensor {tn!r} declared twice", "distinct tensor names")
+            if tn in dims:
+                self.err(tp + ["name"], f"tensor {tn!r} has the name of a dim",
+                         "tensor names distinct from dim names")
+            names.add(tn)
+            dt = self.string(t, tp, "dtype")
+            if dt not in DTYPES:
+                self.err(tp + ["dtype"], f"unknown dtype {dt!r}", "one of " + ", ".join(DTYPES))
+            role = self.string(t, tp, "role")
+            if role not in ROLES:
+                self.err(tp + ["role"], f"unknown role {role!r}", "input or output")
+            shape = self.str_list(t, tp, "shape", 1, MAX_RANK, allow_int=True)
+            shape_c = [strip_outer(expr_to_c(self.expr(s, tp + ["shape"], dims))) for s in shape]
+            tensors.append({"name": tn, "dtype": dt, "shape": shape_c, "role": role})
+        if not any(t["role"] == "output" for t in tensors):
+            self.err(["tensor"], "no output tensor", "at least one tensor with role = \"output\"")
+
+        # kernel
+        k = d["kernel"]
+        KP = ["kernel"]
+        if type(k) is not dict:
+            self.err(KP, "kernel is not a table", "a [kernel] table")
+        self.table(k, KP, ["source", "entry", "block", "grid", "shared_bytes", "args"])
+        src = self.string(k, KP, "source")
+        src_path = os.path.join(self.root, src)
+        if os.path.isabs(src) or ".." in src.split("/"):
+            self.err(KP + ["source"], f"kernel source {src!r} is not inside the repository",
+                     "a path relative to the repository root")
+        if not os.path.isfile(src_path):
+            self.err(KP + ["source"], f"kernel source {src!r} not found",
+                     "an existing file relative to the repository root")
+        with open(src_path, "rb") as f:
+            src_bytes = f.read()
+        src_text = src_bytes.decode("utf-8", "replace")
+        entry = self.string(k, KP, "entry")
+        if not IDENT.match(entry):
+            self.err(KP + ["entry"], f"entry {entry!r} is not an identifier", "a C function name")
+        params = find_global(src_text, entry)
+        if params is None:
+            self.err(KP + ["entry"], f"no __global__ function {entry!r} in {src}",
+                     f"__global__ void {entry}(...) defined in the kernel source")
+        block = self.str_list(k, KP, "block", 1, 3, allow_int=True)
+        grid = self.str_list(k, KP, "grid", 1, 3, allow_int=True)
+        block_c = [strip_outer(expr_to_c(self.expr(e, KP + ["block"], dims))) for e in block]
+        grid_c = [strip_outer(expr_to_c(self.expr(e, KP + ["grid"], dims))) for e in grid]
+        shm_c = strip_outer(expr_to_c(self.expr(k["shared_bytes"], KP + ["shared_bytes"], dims)))
+        args = self.str_list(k, KP, "args", 1, 64)
+        by_name = {t["name"]: t for t in tensors}
+        for a in args:
+            if a not in by_name and a not in dims:
+                self.err(KP + ["args"], f"argument {a!r} is neither a tensor nor a dim",
+                         "tensor names (" + ", ".join(by_name) + ") or dim names (" + ", ".join(dims) + ")")
+        for t in tensors:
+            n = args.count(t["name"])
+            if n != 1:
+                self.err(KP + ["args"], f"tensor {t['name']!r} appears {n} times in args",
+                         "every tensor passed to the kernel exactly once")
+        if len(params) != len(args):
+            self.err(KP + ["args"], f"args has {len(args)} entries but {entry} takes {len(params)} parameters",
+                     f"{len(params)} args in kernel parameter order")
+        for a, p in zip(args, params):
+            is_ptr = "*" in p
+            if (a in by_name) != is_ptr:
+                self.err(KP + ["args"], f"argument {a!r} is passed to parameter {p.strip()!r}",
+                         "tensors for pointer parameters and dims for integer parameters, in order")
+
+        # model (op-specific: passed through; the checker validates it)
+        model = d["model"]
+        if type(model) is not dict:
+            self.err(["model"], "model is not a table", "a [model] table")
+        consts = model.get("constants")
+        if consts is not None:
+            if type(consts) is not dict:
+                self.err(["model", "constants"], f"constants is {_tname(consts)}",
+                         "a table of name = \"literal as written in the kernel\"")
+            for cn, cv in consts.items():
+                if type(cv) is not str:
+                    self.err(["model", "constants", cn], f"constant {cn} is {_tname(cv)}",
+                             "the literal as a string, e.g. \"0.044715f\"")
+                if not re.search(r"(?<![0-9A-Za-z_.])" + re.escape(cv) + r"(?![0-9A-Za-z_.])", src_text):
+                    self.err(["model", "constants", cn],
+                             f"constant {cn} = {cv!r} does not appear verbatim in {src}",
+                             "each model constant to be the literal used in the kernel source")
+        json.dumps(model)  # TOML dates would fail here; they have no use in a model
+        # claim
+        claim = d["claim"]
+        if type(claim) is not dict:
+            self.err(["claim"], "claim is not a table", "a [claim] table")
+        self.table(claim, ["claim"], ["source"], ["atol", "rtol"])
+        self.string(claim, ["claim"], "source")
+        if "atol" not in claim and "rtol" not in claim:
+            self.err(["claim"], "claim has neither atol nor rtol", "atol = ... and/or rtol = ...")
+        for key in ("atol", "rtol"):
+            if key in claim:
+                v = claim[key]
+                if type(v) not in (int, float) or not v >= 0 or v == float("inf"):
+                    self.err(["claim", key], f"{key} = {v!r}", "a finite number >= 0")
+
+        # requires
+        reqs = []
+        rr = d.get("require", [])
+        if type(rr) is not list or any(type(r) is not dict for r in rr):
+            self.err(["require"], "require is not an array of tables", "[[require]] entries")
+        for i, r in enumerate(rr):
+            rp = ["require", i]
+            self.table(r, rp, ["expr", "message"])
+            node = self.expr(r["expr"], rp + ["expr"], dims, boolean=True)
+            msg = self.string(r, rp, "message")
+            reqs.append({"expr": strip_outer(expr_to_c(node)), "message": msg})
+
+        # cases
+        cases_raw = d["case"]
+        if type(cases_raw) is not list or not cases_raw or any(type(c) is not dict for c in cases_raw):
+            self.err(["case"], "case is not an array of tables", "[[case]] entries")
+        cases = []
+        seen = set()
+        for i, c in enumerate(cases_raw):
+            cp = ["case", i]
+            self.table(c, cp, ["name", "seed", "dims", "fill"], ["note"])
+            cn = self.string(c, cp, "name")
+            if not CASE_NAME.match(cn):
+                self.err(cp + ["name"], f"case name {cn!r} is not usable",
+                         "letters, digits, '_', '.', '-' (it names a directory)")
+            if cn in seen:
+                self.err(cp + ["name"], f"duplicate case name {cn!r}", "distinct case names")
+            seen.add(cn)
+            seed = c["seed"]
+            if type(seed) is not int or not 0 <= seed < 2**63:
+                self.err(cp + ["seed"], f"seed = {seed!r}", "an integer in 0 .. 2^63-1")
+            cd = c["dims"]
+            if type(cd) is not dict:
+                self.err(cp + ["dims"], f"dims is {_tname(cd)}", "a table { " + ", ".join(f"{x} = ..." for x in dims) + " }")
+            for key in cd:
+                if key not in dims:
+                    self.err(cp + ["dims", key], f"unknown dim {key!r} in case {cn!r}",
+                             "only the contract's dims (" + ", ".join(dims) + ")")
+            for dn in dims:
+                if dn not in cd:
+                    self.err(cp + ["dims"], f"case {cn!r} does not give dim {dn!r}",
+                             "every dim (" + ", ".join(dims) + ") as a positive integer")
+                v = cd[dn]
+                if type(v) is not int or v <= 0 or v > 2**31 - 1:
+                    self.err(cp + ["dims", dn], f"dim {dn} = {v!r} in case {cn!r}",
+                             "a positive integer below 2^31")
+            fill = c["fill"]
+            if type(fill) is not dict:
+                self.err(cp + ["fill"], f"fill is {_tname(fill)}", "a table { TENSOR = \"fill\" }")
+            for tn, fx in fill.items():
+                if tn not in by_name:
+                    self.err(cp + ["fill", tn], f"fill for unknown tensor {tn!r} in case {cn!r}",
+                             "fills only for the input tensors (" +
+                             ", ".join(t["name"] for t in tensors if t["role"] == "input") + ")")
+                if by_name[tn]["role"] != "input":
+                    self.err(cp + ["fill", tn], f"fill for output tensor {tn!r} in case {cn!r}",
+                             "no fill for outputs (the harness poisons them)")
+                try:
+                    check_fill(fx, len(by_name[tn]["shape"]))
+                except FillError as e:
+                    self.err(cp + ["fill", tn], f"bad fill for {tn}: {e}", FILL_FORMS)
+            for t in tensors:
+                if t["role"] == "input" and t["name"] not in fill:
+                    self.err(cp + ["fill"], f"case {cn!r} has no fill for input {t['name']!r}",
+                             "a fill for every input tensor")
+            note = c.get("note", "")
+            if type(note) is not str:
+                self.err(cp + ["note"], f"note is {_tname(note)}", "a string")
+            cases.append({"name": cn, "seed": seed, "dims": {x: cd[x] for x in dims},
+                          "fill": {t["name"]: fill[t["name"]] for t in tensors if t["name"] in fill},
+                          "note": note})
+
+        rel = os.path.relpath(os.path.abspath(self.path), os.path.abspath(self.root))
+        return {
+            "tolproof_plan": 1,
+            "contract": name,
+            "contract_file": rel,
+            "contract_sha256": hashlib.sha256(self.raw).hexdigest(),
+            "summary": summary,
+            "op": op,
+            "dims": dims,
+            "kernel": {"source": src, "entry": entry,
+                       "sha256": hashlib.sha256(src_bytes).hexdigest(),
+                       "args": args},
+            "launch": {"block": block_c, "grid": grid_c, "shared_bytes": shm_c},
+            "tensors": tensors,
+            "model": model,
+            "claim": claim,
+            "requires": reqs,
+            "cases": cases,
+        }
+
+
+def _strip_comments(src):
+    src = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src, flags=re.S)
+    return re.sub(r"//[^\n]*", "", src)
+
+
+def find_global(src, entry):
+    """Parameter list (as strings) of `__global__ ... void entry(...)`, or None."""
+    code = _strip_comments(src)
+    m = re.search(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:static\s+)?void\s+"
+                  r"(?:__launch_bounds__\s*\([^)]*\)\s*)?" + re.escape(entry) + r"\s*\(", code)
+    if not m:
+        return None
+    depth = 1
+    i = m.end()
+    start = i
+    while i < len(code) and depth:
+        depth += code[i] == "("
+        depth -= code[i] == ")"
+        i += 1
+    body = code[start:i - 1].strip()
+    if not body or body == "void":
+        return []
+    parts, depth, cur = [], 0, ""
+    for ch in body:
+        if ch in "(<[":
+            depth += 1
+        elif ch in ")>]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def load_plan(path, root="."):
+    return Validator(path, root).validate()
+
+
+def plan_json(plan):
+    return json.dumps(plan, sort_keys=True, indent=2, ensure_ascii=True) + "\n"

@@ -1,0 +1,201 @@
+/* The tolproof command: re-checks recorded runs without a GPU. */
+#define _POSIX_C_SOURCE 200809L
+#include "tp_check.h"
+#include "tp_npy.h"
+#include "tp_plan.h"
+#include "tp_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tolproof replay [--quiet] RUN_DIR...\n"
+               "       tolproof --help\n"
+               "\n"
+               "replay  re-derives every recorded case of each run directory (as written by a\n"
+               "        harness: plan.json, results.json, outputs/CASE/TENSOR.npy): regenerates the\n"
+               "        inputs from the seeds, recomputes the exact reference, the bound and every\n"
+               "        verdict from the recorded outputs, and compares the result with\n"
+               "        results.json field by field. No GPU is needed.\n"
+               "        Exit status: 0 every case re-derives identically, 1 a disagreement,\n"
+               "        2 a run directory cannot be read.\n");
+}
+
+/* The first path at which two JSON values differ, for the report. */
+static int first_difference(const json_t *a, const json_t *b, char *path, size_t len)
+{
+    if (json_equal((json_t *)a, (json_t *)b))
+        return 0;
+    if (json_is_object(a) && json_is_object(b)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)a, k, v)
+        {
+            size_t n = strlen(path);
+            snprintf(path + n, len - n, ".%s", k);
+            if (first_difference(v, json_object_get(b, k), path, len))
+                return 1;
+            path[n] = 0;
+        }
+        json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k))
+        {
+            size_t n = strlen(path);
+            snprintf(path + n, len - n, ".%s (only in the recomputation)", k);
+            return 1;
+        }
+    }
+    if (json_is_array(a) && json_is_array(b) && json_array_size(a) == json_array_size(b)) {
+        for (size_t i = 0; i < json_array_size(a); i++) {
+            size_t n = strlen(path);
+            snprintf(path + n, len - n, "[%zu]", i);
+            if (first_difference(json_array_get(a, i), json_array_get(b, i), path, len))
+                return 1;
+            path[n] = 0;
+        }
+    }
+    return 1;
+}
+
+static int load_outputs(const char *dir, const json_t *plan, tp_case *c, char *err, size_t errlen)
+{
+    json_t *tensors = json_object_get(plan, "tensors");
+    for (int t = 0; t < c->ntensors; t++) {
+        if (strcmp(json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role")), "output") != 0)
+            continue;
+        tp_tensor *tt = &c->tensors[t];
+        char path[4200], inner[600];
+        snprintf(path, sizeof path, "%s/outputs/%s/%s.npy", dir, c->name, tt->name);
+        tp_dtype dt;
+        int rank;
+        int64_t shape[4];
+        void *data;
+        if (tp_npy_read(path, &dt, &rank, shape, &data, inner, sizeof inner) != 0) {
+            snprintf(err, errlen, "%s", inner);
+            return -1;
+        }
+        int same = dt == tt->dtype && rank == tt->rank;
+        for (int d = 0; same && d < rank; d++)
+            same = shape[d] == tt->shape[d];
+        if (!same) {
+            free(data);
+            snprintf(err, errlen, "%s: dtype or shape differs from the plan's tensor %s", path, tt->name);
+            return -1;
+        }
+        free(tt->data);
+        tt->data = data;
+    }
+    return 0;
+}
+
+static int replay_case(const char *dir, const json_t *plan, const char *backend, const json_t *rec, int quiet)
+{
+    const char *name = json_string_value(json_object_get(rec, "case"));
+    const char *verdict = json_string_value(json_object_get(rec, "verdict"));
+    int idx = name ? tp_plan_case_index(plan, name) : -1;
+    if (idx < 0) {
+        printf("not ok - %s: case %s is not in plan.json\n", dir, name ? name : "(unnamed)");
+        return 1;
+    }
+    char err[800];
+    tp_case *c = tp_case_build(plan, idx, backend, err, sizeof err);
+    if (strcmp(verdict, "refused") == 0 || strcmp(verdict, "error") == 0) {
+        int plan_refusal = strcmp(json_string_value(json_object_get(rec, "by")), "plan") == 0;
+        int same = plan_refusal ? !c && strcmp(err, json_string_value(json_object_get(rec, "reason"))) == 0 : 1;
+        tp_case_free(c);
+        printf("%s - %s/%s: recorded %s (%s)%s\n", same ? "ok" : "not ok", dir, name, verdict,
+               json_string_value(json_object_get(rec, "reason")),
+               same ? (plan_refusal ? ", refusal re-derived" : ", not re-derivable without the GPU")
+                    : ", but the plan does not refuse it now");
+        return !same;
+    }
+    if (!c) {
+        printf("not ok - %s/%s: the plan refuses the case now: %s\n", dir, name, err);
+        return 1;
+    }
+    if (load_outputs(dir, plan, c, err, sizeof err) != 0) {
+        tp_case_free(c);
+        printf("not ok - %s/%s: %s\n", dir, name, err);
+        return 1;
+    }
+    json_t *now = tp_check_case(plan, c, err, sizeof err);
+    tp_case_free(c);
+    if (!now) {
+        printf("not ok - %s/%s: %s\n", dir, name, err);
+        return 1;
+    }
+    char path[1024] = "";
+    int differs = first_difference(rec, now, path, sizeof path);
+    char line[600];
+    tp_case_line(line, sizeof line, now);
+    if (differs)
+        printf("not ok - %s/%s: results.json disagrees with the recomputation at %s\n", dir, name, path);
+    else if (!quiet)
+        printf("ok - %s/%s: re-derived: %s\n", dir, name, line);
+    else
+        printf("ok - %s/%s\n", dir, name);
+    json_decref(now);
+    return differs;
+}
+
+static int replay_dir(const char *dir, int quiet, int *ncases)
+{
+    char path[4200], err[600];
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    json_t *plan = tp_plan_load(path, err, sizeof err);
+    if (!plan) {
+        printf("not ok - %s\n", err);
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    json_error_t je;
+    json_t *res = json_load_file(path, 0, &je);
+    if (!res) {
+        printf("not ok - %s:%d: %s\n", path, je.line, je.text);
+        json_decref(plan);
+        return 2;
+    }
+    const char *backend = json_string_value(json_object_get(res, "backend"));
+    int bad = 0;
+    size_t i;
+    json_t *rec;
+    json_array_foreach(json_object_get(res, "cases"), i, rec)
+    {
+        bad |= replay_case(dir, plan, backend ? backend : "cuda", rec, quiet);
+        (*ncases)++;
+    }
+    json_decref(res);
+    json_decref(plan);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "replay") == 0) {
+        int quiet = 0, status = 0, ndirs = 0, ncases = 0;
+        for (int i = 2; i < argc; i++) {
+            if (strcmp(argv[i], "--quiet") == 0) {
+                quiet = 1;
+                continue;
+            }
+            int s = replay_dir(argv[i], quiet, &ncases);
+            status = status > s ? status : s;
+            ndirs++;
+        }
+        if (ndirs == 0) {
+            usage(stderr);
+            return 2;
+        }
+        printf("# replayed %d case(s) in %d run(s): %s\n", ncases, ndirs,
+               status == 0 ? "every verdict re-derived" : "DISAGREEMENT");
+        return status;
+    }
+    fprintf(stderr, "tolproof: unknown command %s\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,207 @@
+#include "tp_check.h"
+
+#include "tp_fp16.h"
+#include "tp_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+json_t *tp_json_num(double v)
+{
+    if (isnan(v))
+        return json_string("nan");
+    if (isinf(v))
+        return json_string(v > 0 ? "inf" : "-inf");
+    return json_real(v);
+}
+
+typedef struct {
+    int64_t index;
+    double got, ratio, err;
+} elem;
+
+static json_t *index_json(const tp_tensor *t, int64_t flat)
+{
+    json_t *a = json_array();
+    int64_t idx[4];
+    for (int d = t->rank - 1; d >= 0; d--) {
+        idx[d] = flat % t->shape[d];
+        flat /= t->shape[d];
+    }
+    for (int d = 0; d < t->rank; d++)
+        json_array_append_new(a, json_integer(idx[d]));
+    return a;
+}
+
+static json_t *elem_json(const tp_tensor *t, const tp_ref *ref, const elem *e)
+{
+    const tp_ref *r = &ref[e->index];
+    json_t *o = json_object();
+    json_object_set_new(o, "index", index_json(t, e->index));
+    json_object_set_new(o, "got", tp_json_num(e->got));
+    json_object_set_new(o, "exact", tp_json_num(r->exact));
+    json_object_set_new(o, "allowed", json_pack("[oo]", tp_json_num(r->allow_lo), tp_json_num(r->allow_hi)));
+    json_object_set_new(o, "bound", tp_json_num(fmax(r->allow_hi - r->exact, r->exact - r->allow_lo)));
+    json_object_set_new(o, "err", tp_json_num(e->err));
+    json_object_set_new(o, "err_over_bound", tp_json_num(e->ratio));
+    return o;
+}
+
+/* Keeps the k largest by (ratio, err, -index): a total order, so ties
+ * resolve the same way on every machine. */
+static int worse(const elem *a, const elem *b)
+{
+    if (a->ratio != b->ratio)
+        return a->ratio > b->ratio;
+    if (a->err != b->err)
+        return a->err > b->err;
+    return a->index < b->index;
+}
+
+static void keep_worst(elem *w, int *nw, const elem *e)
+{
+    if (*nw < TP_CHECK_WORST)
+        w[(*nw)++] = *e;
+    else if (worse(e, &w[TP_CHECK_WORST - 1]))
+        w[TP_CHECK_WORST - 1] = *e;
+    else
+        return;
+    for (int i = *nw - 1; i > 0 && worse(&w[i], &w[i - 1]); i--) {
+        elem tmp = w[i];
+        w[i] = w[i - 1];
+        w[i - 1] = tmp;
+    }
+}
+
+/* Distance from the exact value to the allowed end on the side of y;
+ * err/bound on that side is <= 1 exactly when y is admitted. */
+static double side_ratio(double y, const tp_ref *r)
+{
+    if (isnan(y))
+        return INFINITY;
+    double d = y >= r->exact ? y - r->exact : r->exact - y;
+    double b = y >= r->exact ? r->allow_hi - r->exact : r->exact - r->allow_lo;
+    if (d == 0)
+        return 0;
+    if (!(b > 0))
+        return INFINITY;
+    if (isinf(d))
+        return isinf(b) ? 1 : INFINITY;
+    return d / b;
+}
+
+json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double atol)
+{
+    const uint16_t *y16 = out->data;
+    int64_t violations = 0, strict = 0, loose = 0, nonfinite = 0;
+    double max_err = 0, max_ulp = 0, max_ratio = 0, max_bound = 0;
+    elem worst[TP_CHECK_WORST], first[TP_CHECK_WORST];
+    int nworst = 0, nfirst = 0;
+    for (int64_t i = 0; i < out->numel; i++) {
+        const tp_ref *r = &ref[i];
+        double y = tp_f16_to_double(y16[i]);
+        int ok = !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
+        double err = isnan(y) ? INFINITY : fabs(y - r->exact);
+        if (isinf(y) && isinf(r->exact) && y == r->exact)
+            err = 0;
+        elem e = {i, y, side_ratio(y, r), err};
+        if (!ok && e.ratio <= 1)
+            e.ratio = nextafter(1.0, 2.0); /* the enclosure of exact is coarser than the verdict */
+        if (!isfinite(y))
+            nonfinite++;
+        if (!ok) {
+            violations++;
+            if (nfirst < TP_CHECK_WORST)
+                first[nfirst++] = e;
+        }
+        max_err = fmax(max_err, err);
+        max_ulp = fmax(max_ulp, err / tp_f16_ulp(r->exact));
+        max_ratio = fmax(max_ratio, e.ratio);
+        double bound = fmax(r->allow_hi - r->exact, r->exact - r->allow_lo);
+        max_bound = fmax(max_bound, bound);
+        keep_worst(worst, &nworst, &e);
+        /* Claim audit: does |y - exact| <= atol accept exactly the outputs
+         * the model admits? strict: it rejects some admitted output (a
+         * false alarm is possible); loose: it accepts some binary16 value
+         * outside the admitted set (a missed bug is possible). */
+        if (bound > atol)
+            strict++;
+        double above = tp_f16_to_double(tp_f16_next_up(tp_f16_from_double(r->allow_hi)));
+        double below = tp_f16_to_double(tp_f16_next_down(tp_f16_from_double(r->allow_lo)));
+        if ((above > r->allow_hi && above - r->exact <= atol) ||
+            (below < r->allow_lo && r->exact - below <= atol))
+            loose++;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "verdict", json_string(violations ? "fail" : "pass"));
+    json_object_set_new(o, "elements", json_integer(out->numel));
+    json_object_set_new(o, "violations", json_integer(violations));
+    json_object_set_new(o, "nonfinite_outputs", json_integer(nonfinite));
+    json_object_set_new(o, "max_abs_err", tp_json_num(max_err));
+    json_object_set_new(o, "max_ulp_err", tp_json_num(max_ulp));
+    json_object_set_new(o, "max_err_over_bound", tp_json_num(max_ratio));
+    json_object_set_new(o, "max_bound", tp_json_num(max_bound));
+    json_t *w = json_array(), *f = json_array();
+    for (int i = 0; i < nworst; i++)
+        json_array_append_new(w, elem_json(out, ref, &worst[i]));
+    for (int i = 0; i < nfirst; i++)
+        json_array_append_new(f, elem_json(out, ref, &first[i]));
+    json_object_set_new(o, "worst", w);
+    json_object_set_new(o, "first_violations", f);
+    const char *verdict = strict && loose ? "too strict and too loose"
+                          : strict        ? "too strict"
+                          : loose         ? "too loose"
+                                          : "implied";
+    json_object_set_new(o, "claim", json_pack("{s:o,s:s,s:I,s:I}", "atol", tp_json_num(atol), "verdict",
+                                              verdict, "strict_elements", (json_int_t)strict,
+                                              "loose_elements", (json_int_t)loose));
+    char sha[65];
+    tp_sha256_hex(out->data, (size_t)out->numel * 2, sha);
+    json_object_set_new(o, "sha256", json_string(sha));
+    return o;
+}
+
+json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen)
+{
+    const char *opname = json_string_value(json_object_get(plan, "op"));
+    const tp_op *op = tp_op_find(opname);
+    if (!op) {
+        snprintf(err, errlen, "unknown op \"%s\"", opname);
+        return NULL;
+    }
+    json_t *model = json_object_get(plan, "model");
+    if (op->check_model(model, err, errlen) != 0)
+        return NULL;
+    double atol = json_number_value(json_object_get(json_object_get(plan, "claim"), "atol"));
+    json_t *outs = json_object();
+    int pass = 1;
+    for (int i = 0; i < c->ntensors; i++) {
+        const tp_tensor *t = &c->tensors[i];
+        json_t *tj = json_array_get(json_object_get(plan, "tensors"), (size_t)i);
+        if (strcmp(json_string_value(json_object_get(tj, "role")), "output") != 0)
+            continue;
+        if (t->dtype != TP_F16) {
+            snprintf(err, errlen, "output %s: only f16 outputs are checked yet", t->name);
+            json_decref(outs);
+            return NULL;
+        }
+        tp_ref *ref = malloc((size_t)t->numel * sizeof *ref);
+        if (!ref || op->reference(model, c, t->name, ref, err, errlen) != 0) {
+            free(ref);
+            json_decref(outs);
+            return NULL;
+        }
+        json_t *r = tp_check_output(t, ref, atol);
+        free(ref);
+        pass &= strcmp(json_string_value(json_object_get(r, "verdict")), "pass") == 0;
+        json_object_set_new(outs, t->name, r);
+    }
+    json_t *dims = json_object();
+    for (int i = 0; i < c->ndims; i++)
+        json_object_set_new(dims, c->dim_names[i], json_integer(c->dims[i]));
+    json_t *cj = json_array_get(json_object_get(plan, "cases"), (size_t)tp_plan_case_index(plan, c->name));
+    return json_pack("{s:s,s:I,s:o,s:O,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims", dims,
+                     "fill", json_object_get(cj, "fill"), "verdict", pass ? "pass" : "fail", "outputs", outs);
+}

@@ -1,0 +1,25 @@
+/* The checker: from a case's outputs and the op's per-element reference,
+ * the verdicts, the error statistics, the worst elements and the audit of
+ * the tolerance the kernel's authors claimed. Everything it returns is a
+ * pure function of the case (plan, seed, outputs), so a replay anywhere
+ * reproduces it bit for bit. */
+#ifndef TP_CHECK_H
+#define TP_CHECK_H
+#include "tp_op.h"
+
+#include <jansson.h>
+
+#define TP_CHECK_WORST 5
+
+/* Checks every output tensor of the case; returns the case result object
+ * (see docs in README: verdict, violations, max_abs_err, max_ulp_err,
+ * max_err_over_bound, worst elements, claim audit, output SHA-256), or
+ * NULL with err set when the reference cannot be computed. */
+json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen);
+
+/* Checks one output tensor against its references. */
+json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol);
+
+/* JSON for a double that may be infinite or NaN ("inf", "-inf", "nan"). */
+json_t *tp_json_num(double v);
+#endif

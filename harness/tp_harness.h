@@ -1,0 +1,68 @@
+/* The runtime every generated harness links (libtolproof). A harness is
+ * generated per contract by gen/; it embeds the contract's resolved plan
+ * (JSON) and the kernel launch code, and leaves everything else here:
+ * argument parsing, input generation, the source fingerprint check, the
+ * checker and the result writers.
+ *
+ * Typical use in a generated harness (host code, C++ compiled by nvcc or
+ * hipcc; this header is C and wrapped in extern "C"):
+ *
+ *   tp_run *run = tp_run_open(argc, argv, &TP_HARNESS_INFO);
+ *   if (!run) return 2;                       // bad arguments / fingerprint mismatch
+ *   tp_run_set_device(run, name, arch, driver_version, runtime_version);
+ *   for (int i = 0; i < tp_run_ncases(run); i++) {
+ *       if (!tp_run_case_selected(run, i)) continue;
+ *       tp_case *c = tp_run_case_begin(run, i);   // inputs generated, outputs allocated and poisoned
+ *       if (!c) continue;                          // shape/requirement refusal already reported
+ *       ... tp_case_tensor(c, "A")->data ... tp_case_dim(c, "M") ...
+ *       ... copy in, warm-up launch, timed launches, copy back into the output tensors ...
+ *       tp_run_case_end(run, i, median_ms, reps);  // checks, records verdicts
+ *   }
+ *   return tp_run_close(run);   // writes results; 0 all pass, 1 a violation, 2 an error
+ */
+#ifndef TP_HARNESS_H
+#define TP_HARNESS_H
+#include "tp_op.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *contract;         /* contract name, e.g. "gemm_fwd" */
+    const char *plan_json;        /* the resolved plan, embedded by gen/ */
+    const char *kernel_source;    /* path relative to the repository root */
+    const char *kernel_sha256;    /* SHA-256 of the kernel source at generation time */
+    const char *backend;          /* "cuda" or "hip" */
+    const char *compiler_version; /* first line of `nvcc --version` / `hipcc --version` at build time */
+    const char *build_command;    /* the exact command line that built this harness */
+} tp_harness_info;
+
+typedef struct tp_run tp_run;
+
+/* Parses: --out DIR (default build/runs/<backend>/<contract>), --case NAME
+ * (repeatable), --list, --reps N (timed launches, default 20), --root DIR
+ * (repository root for the fingerprint check, default "."), --help.
+ * Refuses (NULL, message on stderr) when the kernel source on disk no
+ * longer matches kernel_sha256. */
+tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info);
+void tp_run_set_device(tp_run *run, const char *name, const char *arch,
+                       int driver_version, int runtime_version);
+int tp_run_ncases(const tp_run *run);
+int tp_run_case_selected(const tp_run *run, int i);
+int tp_run_reps(const tp_run *run);
+/* Validates the case (sizes, lengths, the contract's requirements), then
+ * generates inputs and poisons outputs (all bits set: NaN). Returns NULL
+ * after recording a refusal (message names the tensor and expected size). */
+tp_case *tp_run_case_begin(tp_run *run, int i);
+/* Record a refusal found by the harness itself (e.g. a launch limit). */
+void tp_run_case_refuse(tp_run *run, int i, const char *why);
+/* Record a GPU error for this case (the case fails). */
+void tp_run_case_error(tp_run *run, int i, const char *what);
+void tp_run_case_end(tp_run *run, int i, double kernel_ms_median, int reps);
+int tp_run_close(tp_run *run);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,239 @@
+#include "tp_plan.h"
+
+#include "tp_expr.h"
+#include "tp_npy.h"
+#include "tp_rng.h"
+
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+json_t *tp_plan_parse(const char *text, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *plan = json_loads(text, 0, &je);
+    if (!plan) {
+        snprintf(err, errlen, "plan line %d: %s", je.line, je.text);
+        return NULL;
+    }
+    const char *need[] = {"contract", "op", "tensors", "cases", "model", "claim", "kernel"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!json_object_get(plan, need[i])) {
+            snprintf(err, errlen, "plan has no \"%s\" (expected a plan written by gen/tpgen.py)", need[i]);
+            json_decref(plan);
+            return NULL;
+        }
+    if (json_integer_value(json_object_get(plan, "tolproof_plan")) != 1) {
+        snprintf(err, errlen, "plan format is not tolproof_plan 1");
+        json_decref(plan);
+        return NULL;
+    }
+    return plan;
+}
+
+json_t *tp_plan_load(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    size_t got = fread(text, 1, (size_t)n, f);
+    fclose(f);
+    text[got] = 0;
+    char inner[400];
+    json_t *plan = tp_plan_parse(text, inner, sizeof inner);
+    free(text);
+    if (!plan)
+        snprintf(err, errlen, "%s: %s", path, inner);
+    return plan;
+}
+
+int tp_plan_case_index(const json_t *plan, const char *name)
+{
+    json_t *cases = json_object_get(plan, "cases");
+    for (size_t i = 0; i < json_array_size(cases); i++)
+        if (strcmp(json_string_value(json_object_get(json_array_get(cases, i), "name")), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+void tp_case_free(tp_case *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->ntensors; i++)
+        free(c->tensors[i].data);
+    free(c);
+}
+
+const tp_tensor *tp_case_tensor(const tp_case *c, const char *name)
+{
+    for (int i = 0; i < c->ntensors; i++)
+        if (strcmp(c->tensors[i].name, name) == 0)
+            return &c->tensors[i];
+    return NULL;
+}
+
+int64_t tp_case_dim(const tp_case *c, const char *name)
+{
+    for (int i = 0; i < c->ndims; i++)
+        if (strcmp(c->dim_names[i], name) == 0)
+            return c->dims[i];
+    return -1;
+}
+
+/* Tensors beyond 2^31 elements are refused: the kernels index with int. */
+#define TP_MAX_NUMEL (((int64_t)1) << 31)
+
+tp_case *tp_case_build(const json_t *plan, int index, const char *backend, char *err, size_t errlen)
+{
+    json_t *cj = json_array_get(json_object_get(plan, "cases"), (size_t)index);
+    if (!cj) {
+        snprintf(err, errlen, "no case %d in the plan", index);
+        return NULL;
+    }
+    tp_case *c = calloc(1, sizeof *c);
+    c->name = json_string_value(json_object_get(cj, "name"));
+    c->seed = (uint64_t)json_integer_value(json_object_get(cj, "seed"));
+    c->backend = backend;
+    json_t *dims = json_object_get(plan, "dims"), *cdims = json_object_get(cj, "dims");
+    size_t di;
+    json_t *dn;
+    json_array_foreach(dims, di, dn)
+    {
+        if (di >= 8) {
+            snprintf(err, errlen, "more than 8 dims");
+            goto fail;
+        }
+        const char *name = json_string_value(dn);
+        json_t *v = json_object_get(cdims, name);
+        if (!json_is_integer(v) || json_integer_value(v) <= 0) {
+            snprintf(err, errlen, "case %s: dim %s must be a positive integer", c->name, name);
+            goto fail;
+        }
+        c->dim_names[c->ndims] = name;
+        c->dims[c->ndims++] = json_integer_value(v);
+    }
+    json_t *req;
+    size_t ri;
+    json_array_foreach(json_object_get(plan, "requires"), ri, req)
+    {
+        int64_t ok;
+        char inner[200];
+        const char *expr = json_string_value(json_object_get(req, "expr"));
+        if (tp_expr_eval(expr, c->ndims, c->dim_names, c->dims, &ok, inner, sizeof inner) != 0) {
+            snprintf(err, errlen, "case %s: requirement \"%s\": %s", c->name, expr, inner);
+            goto fail;
+        }
+        if (!ok) {
+            snprintf(err, errlen, "case %s: requirement \"%s\" does not hold: %s", c->name, expr,
+                     json_string_value(json_object_get(req, "message")));
+            goto fail;
+        }
+    }
+    json_t *tj;
+    size_t ti;
+    json_array_foreach(json_object_get(plan, "tensors"), ti, tj)
+    {
+        if (ti >= 8) {
+            snprintf(err, errlen, "more than 8 tensors");
+            goto fail;
+        }
+        tp_tensor *t = &c->tensors[c->ntensors++];
+        t->name = json_string_value(json_object_get(tj, "name"));
+        if (tp_dtype_parse(json_string_value(json_object_get(tj, "dtype")), &t->dtype) != 0) {
+            snprintf(err, errlen, "tensor %s: unknown dtype", t->name);
+            goto fail;
+        }
+        json_t *shape = json_object_get(tj, "shape");
+        t->rank = (int)json_array_size(shape);
+        if (t->rank > 4) {
+            snprintf(err, errlen, "tensor %s: rank %d (at most 4)", t->name, t->rank);
+            goto fail;
+        }
+        t->numel = 1;
+        for (int d = 0; d < t->rank; d++) {
+            char inner[200];
+            const char *expr = json_string_value(json_array_get(shape, (size_t)d));
+            if (tp_expr_eval(expr, c->ndims, c->dim_names, c->dims, &t->shape[d], inner, sizeof inner) != 0) {
+                snprintf(err, errlen, "tensor %s: shape expression \"%s\": %s", t->name, expr, inner);
+                goto fail;
+            }
+            if (t->shape[d] <= 0) {
+                snprintf(err, errlen, "case %s: tensor %s: extent %d is %lld (expected a positive size from \"%s\")",
+                         c->name, t->name, d, (long long)t->shape[d], expr);
+                goto fail;
+            }
+            if (t->numel > TP_MAX_NUMEL / t->shape[d]) {
+                snprintf(err, errlen, "case %s: tensor %s has more than 2^31 elements", c->name, t->name);
+                goto fail;
+            }
+            t->numel *= t->shape[d];
+        }
+        size_t bytes = (size_t)t->numel * tp_dtype_size(t->dtype);
+        t->data = malloc(bytes);
+        if (!t->data) {
+            snprintf(err, errlen, "tensor %s: cannot allocate %zu bytes", t->name, bytes);
+            goto fail;
+        }
+        const char *role = json_string_value(json_object_get(tj, "role"));
+        if (strcmp(role, "output") == 0) {
+            memset(t->data, 0xff, bytes);
+            continue;
+        }
+        const char *fill = json_string_value(json_object_get(json_object_get(cj, "fill"), t->name));
+        if (!fill) {
+            snprintf(err, errlen, "case %s: input %s has no fill", c->name, t->name);
+            goto fail;
+        }
+        if (t->dtype != TP_F16) {
+            snprintf(err, errlen, "case %s: input %s: only f16 inputs can be generated yet", c->name, t->name);
+            goto fail;
+        }
+        char inner[300];
+        if (tp_fill_f16(t->data, t->rank, t->shape, fill, c->seed, t->name, inner, sizeof inner) != 0) {
+            snprintf(err, errlen, "case %s: input %s: %s", c->name, t->name, inner);
+            goto fail;
+        }
+    }
+    return c;
+fail:
+    tp_case_free(c);
+    return NULL;
+}
+
+void tp_sha256_hex(const void *data, size_t len, char out[65])
+{
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+int tp_sha256_file(const char *path, char out[65])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+    unsigned char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        EVP_DigestUpdate(ctx, buf, n);
+    fclose(f);
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    EVP_DigestFinal_ex(ctx, md, &mdlen);
+    EVP_MD_CTX_free(ctx);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+    return 0;
+}

@@ -1,0 +1,125 @@
+#include "tp_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int tp_write_json(const char *path, const json_t *j)
+{
+    return json_dump_file(j, path, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+}
+
+int tp_mkdirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static double num(const json_t *j)
+{
+    if (json_is_string(j)) {
+        const char *s = json_string_value(j);
+        return strcmp(s, "inf") == 0 ? INFINITY : strcmp(s, "-inf") == 0 ? -INFINITY : NAN;
+    }
+    return json_number_value(j);
+}
+
+/* The largest of a per-output statistic over the outputs of a case. */
+static double worst_stat(const json_t *cr, const char *key)
+{
+    const char *name;
+    json_t *o;
+    double m = 0;
+    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o) m = fmax(m, num(json_object_get(o, key)));
+    return m;
+}
+
+static const char *claim_of(const json_t *cr)
+{
+    const char *name;
+    json_t *o;
+    const char *v = "-";
+    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o)
+    {
+        const char *w = json_string_value(json_object_get(json_object_get(o, "claim"), "verdict"));
+        if (w && (strcmp(v, "-") == 0 || strcmp(v, "implied") == 0))
+            v = w;
+    }
+    return v;
+}
+
+void tp_case_line(char *buf, size_t len, const json_t *cr)
+{
+    const char *verdict = json_string_value(json_object_get(cr, "verdict"));
+    if (strcmp(verdict, "pass") != 0 && strcmp(verdict, "fail") != 0) {
+        snprintf(buf, len, "%s: %s", verdict, json_string_value(json_object_get(cr, "reason")));
+        return;
+    }
+    int64_t viol = 0, n = 0;
+    const char *name;
+    json_t *o;
+    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o)
+    {
+        viol += json_integer_value(json_object_get(o, "violations"));
+        n += json_integer_value(json_object_get(o, "elements"));
+    }
+    snprintf(buf, len, "%s: %lld of %lld elements outside the bound, max err/bound %.3g, max err %.3g (%.3g ulp), claim %s",
+             verdict, (long long)viol, (long long)n, worst_stat(cr, "max_err_over_bound"),
+             worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"), claim_of(cr));
+}
+
+void tp_write_tap(FILE *f, const json_t *results)
+{
+    json_t *cases = json_object_get(results, "cases");
+    const char *contract = json_string_value(json_object_get(results, "contract"));
+    fprintf(f, "1..%zu\n", json_array_size(cases));
+    size_t i;
+    json_t *cr;
+    json_array_foreach(cases, i, cr)
+    {
+        char line[512];
+        tp_case_line(line, sizeof line, cr);
+        const char *v = json_string_value(json_object_get(cr, "verdict"));
+        fprintf(f, "%s %zu - %s/%s: %s\n", strcmp(v, "pass") == 0 ? "ok" : "not ok", i + 1, contract,
+                json_string_value(json_object_get(cr, "case")), line);
+    }
+}
+
+void tp_write_markdown(FILE *f, const json_t *results, const json_t *timing)
+{
+    json_t *dev = json_object_get(results, "device");
+    fprintf(f, "# %s on %s (%s)\n\n", json_string_value(json_object_get(results, "contract")),
+            json_string_value(json_object_get(dev, "name")), json_string_value(json_object_get(dev, "arch")));
+    fprintf(f, "| case | dims | verdict | violations | max err | max ulp | max err/bound | claim %s | kernel ms |\n",
+            "1e-2");
+    fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
+    size_t i;
+    json_t *cr;
+    json_array_foreach(json_object_get(results, "cases"), i, cr)
+    {
+        const char *name = json_string_value(json_object_get(cr, "case"));
+        char dims[128] = "";
+        const char *k;
+        json_t *v;
+        size_t n = 0;
+        json_object_foreach(json_object_get(cr, "dims"), k, v) n += (size_t)snprintf(
+            dims + n, n < sizeof dims ? sizeof dims - n : 0, "%s%s=%lld", n ? " " : "", k, (long long)json_integer_value(v));
+        const char *verdict = json_string_value(json_object_get(cr, "verdict"));
+        int64_t viol = 0;
+        json_object_foreach(json_object_get(cr, "outputs"), k, v) viol += json_integer_value(json_object_get(v, "violations"));
+        double ms = json_number_value(json_object_get(json_object_get(timing, name), "kernel_ms_median"));
+        fprintf(f, "| %s | %s | %s | %lld | %.3g | %.3g | %.3g | %s | %.4g |\n", name, dims, verdict, (long long)viol,
+                worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"), worst_stat(cr, "max_err_over_bound"),
+                claim_of(cr), ms);
+    }
+}

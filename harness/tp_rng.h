@@ -1,0 +1,54 @@
+/* Counter-based random numbers and the input generators ("fills") that
+ * contracts name.
+ *
+ * The generator is stateless: element i of tensor T in a case with seed s
+ * gets its bits from
+ *     tp_rng_u64(s, tp_rng_stream(T), c)
+ * for one or more counters c derived from i. Each value is
+ *     mix64(mix64(s ^ 0x6a09e667f3bcc909) ^ mix64(stream + 0xbb67ae8584caa73b) ^ (c * 0x9e3779b97f4a7c15))
+ * finished by mix64 again, where mix64 is the SplitMix64 finaliser
+ * (xor-shift 30, *0xbf58476d1ce4e5b9, xor-shift 27, *0x94d049bb133111eb,
+ * xor-shift 31) and stream is the 64-bit FNV-1a hash of the tensor name.
+ * Only integer operations and IEEE-754 +, * and ldexp are used, so a case
+ * gives the same bits on every machine: (contract, case, seed) is enough
+ * to reproduce every input.
+ *
+ * Fill grammar (all values rounded to binary16, ties to even):
+ *   normal(mu, sigma)   mu + sigma * z, z the sum of 12 uniforms minus 6
+ *                       (Irwin-Hall: mean 0, variance 1, |z| <= 6; no libm)
+ *   uniform(lo, hi)     lo + (hi - lo) * u, u uniform in [0, 1)
+ *   wide(emin, emax)    random sign, (1 + u) * 2^e, e uniform integer in
+ *                       [emin, emax]: magnitudes spread evenly over binades
+ *   special             values drawn from: +-0, +-2^-24, +-(2^-14 - 2^-24),
+ *                       +-2^-14, +-1, +-65504, +-0.5, +-2^15
+ *   near(v, w)          uniform in [v - w, v + w]
+ *   all_f16             element i is the i-th finite binary16 pattern
+ *                       (cycling through all 63488 finite patterns)
+ *   const(v)            every element equals v
+ *   mirror(axis, F)     first half along axis from F; element at position
+ *                       p >= h (h = extent/2) copies position p - h
+ *   antimirror(axis, F, sigma)
+ *                       first half from F; element at p >= h is
+ *                       -x[p - h] + sigma * z (z as in normal): sums over the
+ *                       axis nearly cancel
+ */
+#ifndef TP_RNG_H
+#define TP_RNG_H
+#include <stddef.h>
+#include <stdint.h>
+
+uint64_t tp_rng_stream(const char *tensor_name);
+uint64_t tp_rng_u64(uint64_t seed, uint64_t stream, uint64_t counter);
+/* Uniform in [0, 1) with 53 random bits. */
+double tp_rng_uniform(uint64_t seed, uint64_t stream, uint64_t counter);
+
+/* Check a fill expression without filling anything. Returns 0 when it is
+ * valid; otherwise writes what was expected into err. */
+int tp_fill_parse_check(const char *fill, char *err, size_t errlen);
+
+/* Fill a binary16 tensor of the given shape (row-major) from a fill
+ * expression. Returns 0, or -1 with a message in err. */
+int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *fill,
+                uint64_t seed, const char *tensor_name, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,238 @@
+/* The harness runtime: what every generated harness does around its
+ * kernel launches (see tp_harness.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "tp_check.h"
+#include "tp_harness.h"
+#include "tp_npy.h"
+#include "tp_plan.h"
+#include "tp_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tp_run {
+    const tp_harness_info *info;
+    json_t *plan;
+    char out[2048];
+    char root[2048];
+    const char *selected[64];
+    int nselected;
+    int reps;
+    json_t *results; /* reproducible */
+    json_t *timing;  /* not reproducible */
+    tp_case *current;
+    int errors;
+};
+
+static void usage(const tp_harness_info *info, FILE *f)
+{
+    fprintf(f,
+            "usage: harness_%s [--out DIR] [--case NAME]... [--reps N] [--root DIR] [--list] [--help]\n"
+            "Runs kernel %s (%s) on every case of contract %s, checks every output element\n"
+            "against the exact reference and the bound of the contract's numeric model, and writes\n"
+            "DIR/results.json, results.tap, results.md, timing.json, plan.json and the\n"
+            "outputs as DIR/outputs/CASE/TENSOR.npy (default DIR: build/runs/%s/%s).\n"
+            "Exit status: 0 every case within its bound, 1 a violation, 2 an error or refusal,\n"
+            "3 no GPU.\n",
+            info->contract, info->kernel_source, info->backend, info->contract, info->backend, info->contract);
+}
+
+tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
+{
+    tp_run *run = calloc(1, sizeof *run);
+    run->info = info;
+    run->reps = 20;
+    snprintf(run->out, sizeof run->out, "build/runs/%s/%s", info->backend, info->contract);
+    snprintf(run->root, sizeof run->root, ".");
+    char err[512];
+    run->plan = tp_plan_parse(info->plan_json, err, sizeof err);
+    if (!run->plan) {
+        fprintf(stderr, "%s: embedded plan: %s\n", info->contract, err);
+        free(run);
+        return NULL;
+    }
+    int list = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(info, stdout);
+            exit(0);
+        } else if (strcmp(a, "--list") == 0) {
+            list = 1;
+        } else if (strcmp(a, "--out") == 0 && more) {
+            snprintf(run->out, sizeof run->out, "%s", argv[++i]);
+        } else if (strcmp(a, "--root") == 0 && more) {
+            snprintf(run->root, sizeof run->root, "%s", argv[++i]);
+        } else if (strcmp(a, "--reps") == 0 && more) {
+            run->reps = atoi(argv[++i]);
+            if (run->reps < 1 || run->reps > 10000) {
+                fprintf(stderr, "--reps %s: expected an integer from 1 to 10000\n", argv[i]);
+                return NULL;
+            }
+        } else if (strcmp(a, "--case") == 0 && more) {
+            const char *name = argv[++i];
+            if (tp_plan_case_index(run->plan, name) < 0) {
+                fprintf(stderr, "--case %s: contract %s has no such case (--list shows them)\n", name, info->contract);
+                return NULL;
+            }
+            if (run->nselected < 64)
+                run->selected[run->nselected++] = name;
+        } else {
+            fprintf(stderr, "unknown or incomplete argument %s\n", a);
+            usage(info, stderr);
+            return NULL;
+        }
+    }
+    if (list) {
+        size_t i;
+        json_t *c;
+        json_array_foreach(json_object_get(run->plan, "cases"), i, c) printf(
+            "%s\t%s\n", json_string_value(json_object_get(c, "name")), json_string_value(json_object_get(c, "note")));
+        exit(0);
+    }
+    /* The binary must still match its source: a kernel edited after the
+     * build would otherwise be reported under the old fingerprint. */
+    char path[4200], sha[65];
+    snprintf(path, sizeof path, "%s/%s", run->root, info->kernel_source);
+    if (tp_sha256_file(path, sha) != 0) {
+        fprintf(stderr, "%s: cannot read the kernel source %s to check its fingerprint (use --root)\n",
+                info->contract, path);
+        return NULL;
+    }
+    if (strcmp(sha, info->kernel_sha256) != 0) {
+        fprintf(stderr, "%s: %s has changed since this harness was built (sha256 %s, built from %s): rebuild it\n",
+                info->contract, path, sha, info->kernel_sha256);
+        return NULL;
+    }
+    if (tp_mkdirs(run->out) != 0) {
+        fprintf(stderr, "%s: cannot create %s\n", info->contract, run->out);
+        return NULL;
+    }
+    run->results = json_pack("{s:s,s:s,s:a}", "contract", info->contract, "backend", info->backend, "cases");
+    run->timing = json_object();
+    return run;
+}
+
+void tp_run_set_device(tp_run *run, const char *name, const char *arch, int driver_version, int runtime_version)
+{
+    json_object_set_new(run->results, "device",
+                        json_pack("{s:s,s:s,s:i,s:i}", "name", name, "arch", arch, "driver_version", driver_version,
+                                  "runtime_version", runtime_version));
+}
+
+int tp_run_ncases(const tp_run *run) { return (int)json_array_size(json_object_get(run->plan, "cases")); }
+int tp_run_reps(const tp_run *run) { return run->reps; }
+
+static const char *case_name(const tp_run *run, int i)
+{
+    return json_string_value(json_object_get(json_array_get(json_object_get(run->plan, "cases"), (size_t)i), "name"));
+}
+
+int tp_run_case_selected(const tp_run *run, int i)
+{
+    if (run->nselected == 0)
+        return 1;
+    for (int k = 0; k < run->nselected; k++)
+        if (strcmp(run->selected[k], case_name(run, i)) == 0)
+            return 1;
+    return 0;
+}
+
+static void record(tp_run *run, json_t *cr)
+{
+    char line[600];
+    tp_case_line(line, sizeof line, cr);
+    fprintf(stderr, "[%zu/%d] %s/%s: %s\n", json_array_size(json_object_get(run->results, "cases")) + 1,
+            tp_run_ncases(run), run->info->contract, json_string_value(json_object_get(cr, "case")), line);
+    json_array_append_new(json_object_get(run->results, "cases"), cr);
+}
+
+static void record_other(tp_run *run, int i, const char *verdict, const char *by, const char *why)
+{
+    run->errors++;
+    record(run, json_pack("{s:s,s:s,s:s,s:s}", "case", case_name(run, i), "verdict", verdict, "by", by, "reason", why));
+}
+
+tp_case *tp_run_case_begin(tp_run *run, int i)
+{
+    char err[600];
+    tp_case_free(run->current);
+    run->current = tp_case_build(run->plan, i, run->info->backend, err, sizeof err);
+    if (!run->current)
+        record_other(run, i, "refused", "plan", err);
+    return run->current;
+}
+
+void tp_run_case_refuse(tp_run *run, int i, const char *why) { record_other(run, i, "refused", "harness", why); }
+void tp_run_case_error(tp_run *run, int i, const char *what) { record_other(run, i, "error", "harness", what); }
+
+void tp_run_case_end(tp_run *run, int i, double ms, int reps)
+{
+    tp_case *c = run->current;
+    char err[600], dir[4200], path[4400];
+    snprintf(dir, sizeof dir, "%s/outputs/%s", run->out, c->name);
+    tp_mkdirs(dir);
+    json_t *tensors = json_object_get(run->plan, "tensors");
+    for (int t = 0; t < c->ntensors; t++) {
+        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
+        if (strcmp(role, "output") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s.npy", dir, c->tensors[t].name);
+        if (tp_npy_write(path, c->tensors[t].dtype, c->tensors[t].rank, c->tensors[t].shape, c->tensors[t].data) != 0)
+            fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
+    }
+    json_t *cr = tp_check_case(run->plan, c, err, sizeof err);
+    if (!cr)
+        record_other(run, i, "error", "checker", err);
+    else
+        record(run, cr);
+    json_object_set_new(run->timing, c->name, json_pack("{s:f,s:i}", "kernel_ms_median", ms, "reps", reps));
+    tp_case_free(c);
+    run->current = NULL;
+}
+
+int tp_run_close(tp_run *run)
+{
+    char path[4200];
+    const tp_harness_info *in = run->info;
+    json_t *device = json_object_get(run->results, "device");
+    if (!device)
+        tp_run_set_device(run, "none", "none", 0, 0);
+    json_object_set_new(run->results, "kernel",
+                        json_pack("{s:s,s:s}", "source", in->kernel_source, "sha256", in->kernel_sha256));
+    json_object_set_new(run->results, "compiler_version", json_string(in->compiler_version));
+    json_object_set_new(run->results, "build_command", json_string(in->build_command));
+    json_object_set(run->results, "contract_sha256", json_object_get(run->plan, "contract_sha256"));
+    snprintf(path, sizeof path, "%s/plan.json", run->out);
+    tp_write_json(path, run->plan);
+    snprintf(path, sizeof path, "%s/results.json", run->out);
+    int rc = tp_write_json(path, run->results);
+    snprintf(path, sizeof path, "%s/timing.json", run->out);
+    rc |= tp_write_json(path, run->timing);
+    snprintf(path, sizeof path, "%s/results.tap", run->out);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        tp_write_tap(f, run->results);
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/results.md", run->out);
+    f = fopen(path, "w");
+    if (f) {
+        tp_write_markdown(f, run->results, run->timing);
+        fclose(f);
+    }
+    int failed = 0;
+    size_t i;
+    json_t *cr;
+    json_array_foreach(json_object_get(run->results, "cases"), i, cr) failed |=
+        strcmp(json_string_value(json_object_get(cr, "verdict")), "fail") == 0;
+    fprintf(stderr, "%s: results in %s\n", in->contract, run->out);
+    int status = rc || run->errors ? 2 : failed ? 1 : 0;
+    json_decref(run->results);
+    json_decref(run->timing);
+    json_decref(run->plan);
+    free(run);
+    return status;
+}

@@ -1,0 +1,117 @@
+/* op "gemm": C = A @ B with binary16 A (M x K), B (K x N), C (M x N).
+ *
+ * Model (contract [model]): accumulation = "fp32", order = "any",
+ * fma = "any" | "yes" | "no". The kernel's fp32 sum of K exact products
+ * satisfies, in any order and with or without FMA,
+ *     |s - S| <= e = K*TP_DOT_C*sum|a_k b_k| + K*TP_DOT_ETA
+ * (oracles/dot_fp32.c proves it for the sequential orders under the
+ * standard model of binary32 rounding). The binary16 output RN16(s) then
+ * lies in [RN16(S - e), RN16(S + e)] because rounding is monotone: that
+ * interval is the set of admitted outputs. */
+#include "gemm.h"
+#include "op_common.h"
+#include "tp_fp16.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* The directed roundings below need the library built with
+ * -frounding-math (gcc does not implement FENV_ACCESS). */
+
+static int gemm_check_model(const json_t *model, char *err, size_t errlen)
+{
+    static const char *const acc[] = {"fp32", NULL}, *const order[] = {"any", "sequential", NULL},
+                             *const fma[] = {"any", "yes", "no", NULL};
+    const char *v;
+    if (tp_model_choice(model, "accumulation", acc, &v, err, errlen) ||
+        tp_model_choice(model, "order", order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", fma, &v, err, errlen))
+        return -1;
+    return 0;
+}
+
+static float *widen(const tp_tensor *t)
+{
+    float *f = malloc((size_t)t->numel * sizeof *f);
+    const uint16_t *h = t->data;
+    for (int64_t i = 0; f && i < t->numel; i++)
+        f[i] = (float)tp_f16_to_double(h[i]);
+    return f;
+}
+
+/* Ends of [S - e, S + e] with S = hi + lo, rounded outward by running the
+ * two additions in the directed modes. */
+static void admitted(int64_t n, int K, const double *hi, const double *lo, const double *absum, tp_ref *ref)
+{
+    int saved = fegetround();
+    fesetround(FE_UPWARD);
+    /* absum was summed in round-to-nearest: its relative error is below
+     * K*2^-53, so absum*(1 + K*2^-52) bounds the true sum from above. */
+    double grow = 1.0 + (double)K * 0x1p-52, kc = (double)K * TP_DOT_C, keta = (double)K * TP_DOT_ETA;
+    double *e = malloc((size_t)n * sizeof *e);
+    for (int64_t i = 0; i < n; i++) {
+        e[i] = kc * (absum[i] * grow) + keta;
+        ref[i].allow_hi = (hi[i] + e[i]) + lo[i];
+        ref[i].exact_hi = hi[i] + lo[i];
+    }
+    fesetround(FE_DOWNWARD);
+    for (int64_t i = 0; i < n; i++) {
+        ref[i].allow_lo = (hi[i] - e[i]) + lo[i];
+        ref[i].exact_lo = hi[i] + lo[i];
+    }
+    fesetround(saved);
+    for (int64_t i = 0; i < n; i++) {
+        ref[i].exact = hi[i] + lo[i];
+        ref[i].allow_lo = tp_f16_to_double(tp_f16_from_double(ref[i].allow_lo));
+        ref[i].allow_hi = tp_f16_to_double(tp_f16_from_double(ref[i].allow_hi));
+    }
+    free(e);
+}
+
+static int gemm_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                          size_t errlen)
+{
+    (void)model;
+    const tp_tensor *A = tp_need_f16(c, "gemm", "A", err, errlen), *B = A ? tp_need_f16(c, "gemm", "B", err, errlen) : NULL,
+                    *C = B ? tp_need_f16(c, "gemm", output, err, errlen) : NULL;
+    if (!C)
+        return -1;
+    if (A->rank != 2 || B->rank != 2 || C->rank != 2 || A->shape[1] != B->shape[0] ||
+        C->shape[0] != A->shape[0] || C->shape[1] != B->shape[1]) {
+        snprintf(err, errlen, "gemm needs A (M x K), B (K x N), C (M x N)");
+        return -1;
+    }
+    int M = (int)A->shape[0], K = (int)A->shape[1], N = (int)B->shape[1];
+    if (K > TP_GEMM_K_MAX_EXACT) {
+        snprintf(err, errlen, "gemm: K = %d; the exact reference needs K <= %d", K, TP_GEMM_K_MAX_EXACT);
+        return -1;
+    }
+    float *a = widen(A), *b = widen(B);
+    size_t n = (size_t)M * (size_t)N;
+    double *hi = malloc(n * sizeof *hi), *lo = malloc(n * sizeof *lo), *absum = malloc(n * sizeof *absum);
+    int rc = -1;
+    if (!a || !b || !hi || !lo || !absum) {
+        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
+        goto out;
+    }
+    /* Row blocks are independent, so the reference parallelises without
+     * changing a single bit of its result. */
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int r0 = 0; r0 < M; r0 += 16) {
+        int rows = M - r0 < 16 ? M - r0 : 16;
+        tp_gemm_exact(rows, N, K, a + (size_t)r0 * K, b, hi + (size_t)r0 * N, lo + (size_t)r0 * N);
+        tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
+    }
+    admitted((int64_t)n, K, hi, lo, absum, ref);
+    rc = 0;
+out:
+    free(a);
+    free(b);
+    free(hi);
+    free(lo);
+    free(absum);
+    return rc;
+}
+
+const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k A[m,k] B[k,n]", gemm_check_model, gemm_reference};
