@@ -11,7 +11,8 @@ import re
 import tomllib
 
 # Operations the checker knows (oracles/tp_ops.c); grows with the registry.
-KNOWN_OPS = ("gemm", "gelu_bwd")
+KNOWN_OPS = ("gemm", "gelu_bwd", "gelu_fwd", "softmax_fwd", "softmax_xent_bwd", "embedding_fwd",
+             "embedding_bwd", "layernorm_fwd", "layernorm_bwd_input", "layernorm_bwd_params")
 DTYPES = ("f16", "f32", "i32", "i64")
 ROLES = ("input", "output")
 MAX_DIMS = 8      # tp_case.dims[8]
@@ -268,21 +269,41 @@ def strip_outer(c):
 
 
 # --------------------------------------------------------------------------
+# Fill expressions for index tensors (harness/tp_rng.h, tp_fill_int)
+
+_INT_FILL = re.compile(r"\s*(?:(randint)\s*\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)|"
+                       r"(zipf)\s*\(\s*(\d+)\s*\)|(const)\s*\(\s*([+-]?\d+)\s*\))\s*")
+
+
+def check_int_fill(text):
+    m = _INT_FILL.fullmatch(text)
+    if not m:
+        raise FillError(f"bad index fill {text!r}")
+    if m.group(1) and not int(m.group(2)) < int(m.group(3)):
+        raise FillError(f"randint needs lo < hi in fill {text!r}")
+    if m.group(4) and int(m.group(5)) < 1:
+        raise FillError(f"zipf needs n >= 1 in fill {text!r}")
+
+
+# --------------------------------------------------------------------------
 # Fill expressions (grammar implemented by the C runtime, harness/tp_rng.h)
 
 _FILL_TOKEN = re.compile(r"\s*(?:(?P<num>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|"
                          r"(?P<id>[A-Za-z_][A-Za-z0-9_]*)|(?P<p>[(),]))")
 FILL_FORMS = ("normal(mu, sigma), uniform(lo, hi), wide(emin, emax), special, "
               "near(v, w), all_f16, const(v), mirror(axis, F), antimirror(axis, F, sigma)")
+INT_FILL_FORMS = "randint(lo, hi) (lo <= v < hi), zipf(n) (P(v) ~ 1/(v+1), 0 <= v < n), const(v)"
 
 
 class FillError(Exception):
     pass
 
 
-def check_fill(text, rank):
+def check_fill(text, rank, dtype="f16"):
     if not isinstance(text, str):
         raise FillError("fill is not a string")
+    if dtype in ("i32", "i64"):
+        return check_int_fill(text)
     toks = []
     pos = 0
     s = text.strip()
@@ -487,7 +508,7 @@ class Validator:
         names = set()
         for i, t in enumerate(tensors_raw):
             tp = ["tensor", i]
-            self.table(t, tp, ["name", "dtype", "shape", "role"])
+            self.table(t, tp, ["name", "dtype", "shape", "role"], ["init", "values"])
             tn = self.string(t, tp, "name")
             if not IDENT.match(tn) or tn in C_KEYWORDS:
                 self.err(tp + ["name"], f"tensor name {tn!r} is not usable", "a C identifier")
@@ -505,7 +526,30 @@ class Validator:
                 self.err(tp + ["role"], f"unknown role {role!r}", "input or output")
             shape = self.str_list(t, tp, "shape", 1, MAX_RANK, allow_int=True)
             shape_c = [strip_outer(expr_to_c(self.expr(s, tp + ["shape"], dims))) for s in shape]
-            tensors.append({"name": tn, "dtype": dt, "shape": shape_c, "role": role})
+            entry = {"name": tn, "dtype": dt, "shape": shape_c, "role": role}
+            if "values" in t:
+                if role != "input" or dt not in ("i32", "i64"):
+                    self.err(tp + ["values"], f"values for {role} {dt} tensor {tn!r}",
+                             "values = [lo, hi] only on i32/i64 inputs (indices)")
+                vals = self.str_list(t, tp, "values", 2, 2, allow_int=True)
+                entry["values"] = [strip_outer(expr_to_c(self.expr(v, tp + ["values"], dims))) for v in vals]
+            if "init" in t:
+                init = t["init"]
+                if role != "output":
+                    self.err(tp + ["init"], f"init for input tensor {tn!r}",
+                             "init only on outputs (inputs take a fill in each case)")
+                ok = init in ("poison", "zeros")
+                if not ok and dt == "f16" and type(init) is str:
+                    try:
+                        check_fill(init, len(shape), dt)
+                        ok = True
+                    except FillError:
+                        ok = False
+                if not ok:
+                    self.err(tp + ["init"], f"init = {init!r}",
+                             "\"poison\" (all bits set, the default), \"zeros\", or an f16 fill such as \"const(7)\"")
+                entry["init"] = init
+            tensors.append(entry)
         if not any(t["role"] == "output" for t in tensors):
             self.err(["tensor"], "no output tensor", "at least one tensor with role = \"output\"")
 
@@ -580,11 +624,11 @@ class Validator:
         claim = d["claim"]
         if type(claim) is not dict:
             self.err(["claim"], "claim is not a table", "a [claim] table")
-        self.table(claim, ["claim"], ["source"], ["atol", "rtol"])
+        self.table(claim, ["claim"], ["source"], ["atol", "rtol", "row_sum_atol"])
         self.string(claim, ["claim"], "source")
         if "atol" not in claim and "rtol" not in claim:
             self.err(["claim"], "claim has neither atol nor rtol", "atol = ... and/or rtol = ...")
-        for key in ("atol", "rtol"):
+        for key in ("atol", "rtol", "row_sum_atol"):
             if key in claim:
                 v = claim[key]
                 if type(v) not in (int, float) or not v >= 0 or v == float("inf"):
@@ -647,10 +691,12 @@ class Validator:
                 if by_name[tn]["role"] != "input":
                     self.err(cp + ["fill", tn], f"fill for output tensor {tn!r} in case {cn!r}",
                              "no fill for outputs (the harness poisons them)")
+                dt = by_name[tn]["dtype"]
                 try:
-                    check_fill(fx, len(by_name[tn]["shape"]))
+                    check_fill(fx, len(by_name[tn]["shape"]), dt)
                 except FillError as e:
-                    self.err(cp + ["fill", tn], f"bad fill for {tn}: {e}", FILL_FORMS)
+                    self.err(cp + ["fill", tn], f"bad fill for {tn}: {e}",
+                             INT_FILL_FORMS if dt in ("i32", "i64") else FILL_FORMS)
             for t in tensors:
                 if t["role"] == "input" and t["name"] not in fill:
                     self.err(cp + ["fill"], f"case {cn!r} has no fill for input {t['name']!r}",

@@ -135,14 +135,14 @@ def render_ninja(contracts, plans, backends):
                 lines += [
                     f"build {exe}: tp_{'nvcc' if b == 'cuda' else 'hipcc'} {src} | "
                     f"$lib_a harness/tp_hip.h harness/tp_harness.h oracles/tp_op.h "
-                    f"{ninja_escape(ksrc)} {gen_deps}",
+                    f"{ninja_escape(ksrc)} gen/tpgen.py gen/steps.py",
                     f"  contract = {name}",
                 ]
                 harness_outs[b].append(exe)
         if "cuda" in backends:
             st = f"build/runs/cuda/{name}.status.json"
             lines += [
-                f"build {st}: tp_run_harness build/harnesses/cuda/{name} | {gen_deps}",
+                f"build {st}: tp_run_harness build/harnesses/cuda/{name} | gen/tpgen.py gen/steps.py",
                 f"  contract = {name}",
                 "  backend = cuda",
             ]

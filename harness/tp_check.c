@@ -92,16 +92,47 @@ static double side_ratio(double y, const tp_ref *r)
     return d / b;
 }
 
-json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double atol)
+/* Element access per output format: binary16 bit patterns or binary32. */
+static double out_value(const tp_tensor *t, int64_t i)
 {
-    const uint16_t *y16 = out->data;
+    if (t->dtype == TP_F16)
+        return tp_f16_to_double(((const uint16_t *)t->data)[i]);
+    return (double)((const float *)t->data)[i];
+}
+
+static double fmt_ulp(tp_dtype dt, double x)
+{
+    if (dt == TP_F16)
+        return tp_f16_ulp(x);
+    double a = fabs(x);
+    if (!(a >= 0x1p-126))
+        return 0x1p-149;
+    if (a >= 0x1.fffffep127)
+        return 0x1p104;
+    int e;
+    (void)frexp(a, &e);
+    return ldexp(1.0, e - 1 - 23);
+}
+
+/* The next value of the format above (dir > 0) or below v, v in the format. */
+static double fmt_next(tp_dtype dt, double v, int dir)
+{
+    if (dt == TP_F16) {
+        uint16_t h = tp_f16_from_double(v);
+        return tp_f16_to_double(dir > 0 ? tp_f16_next_up(h) : tp_f16_next_down(h));
+    }
+    return (double)nextafterf((float)v, dir > 0 ? INFINITY : -INFINITY);
+}
+
+json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol, double claim_rtol)
+{
     int64_t violations = 0, strict = 0, loose = 0, nonfinite = 0;
     double max_err = 0, max_ulp = 0, max_ratio = 0, max_bound = 0;
     elem worst[TP_CHECK_WORST], first[TP_CHECK_WORST];
     int nworst = 0, nfirst = 0;
     for (int64_t i = 0; i < out->numel; i++) {
         const tp_ref *r = &ref[i];
-        double y = tp_f16_to_double(y16[i]);
+        double y = out_value(out, i);
         int ok = !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
         double err = isnan(y) ? INFINITY : fabs(y - r->exact);
         if (isinf(y) && isinf(r->exact) && y == r->exact)
@@ -117,7 +148,7 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double atol)
                 first[nfirst++] = e;
         }
         max_err = fmax(max_err, err);
-        max_ulp = fmax(max_ulp, err / tp_f16_ulp(r->exact));
+        max_ulp = fmax(max_ulp, err / fmt_ulp(out->dtype, r->exact));
         max_ratio = fmax(max_ratio, e.ratio);
         double bound = fmax(r->allow_hi - r->exact, r->exact - r->allow_lo);
         max_bound = fmax(max_bound, bound);
@@ -126,10 +157,11 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double atol)
          * the model admits? strict: it rejects some admitted output (a
          * false alarm is possible); loose: it accepts some binary16 value
          * outside the admitted set (a missed bug is possible). */
+        double atol = claim_atol + claim_rtol * fabs(r->exact);
         if (bound > atol)
             strict++;
-        double above = tp_f16_to_double(tp_f16_next_up(tp_f16_from_double(r->allow_hi)));
-        double below = tp_f16_to_double(tp_f16_next_down(tp_f16_from_double(r->allow_lo)));
+        double above = fmt_next(out->dtype, r->allow_hi, 1);
+        double below = fmt_next(out->dtype, r->allow_lo, -1);
         if ((above > r->allow_hi && above - r->exact <= atol) ||
             (below < r->allow_lo && r->exact - below <= atol))
             loose++;
@@ -154,13 +186,54 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double atol)
                           : strict        ? "too strict"
                           : loose         ? "too loose"
                                           : "implied";
-    json_object_set_new(o, "claim", json_pack("{s:o,s:s,s:I,s:I}", "atol", tp_json_num(atol), "verdict",
-                                              verdict, "strict_elements", (json_int_t)strict,
-                                              "loose_elements", (json_int_t)loose));
+    json_object_set_new(o, "claim", json_pack("{s:o,s:o,s:s,s:I,s:I}", "atol", tp_json_num(claim_atol), "rtol",
+                                              tp_json_num(claim_rtol), "verdict", verdict, "strict_elements",
+                                              (json_int_t)strict, "loose_elements", (json_int_t)loose));
     char sha[65];
-    tp_sha256_hex(out->data, (size_t)out->numel * 2, sha);
+    tp_sha256_hex(out->data, (size_t)out->numel * (out->dtype == TP_F16 ? 2 : 4), sha);
     json_object_set_new(o, "sha256", json_string(sha));
     return o;
+}
+
+static void append_lines(json_t *list, const char *const *lines)
+{
+    for (int i = 0; lines && lines[i]; i++)
+        json_array_append_new(list, json_string(lines[i]));
+}
+
+/* The Evidence list says what was done for this case, the Non-claims list
+ * what its verdict does not show; both from what the checker ran. */
+static void add_statements(json_t *result, const json_t *plan, const tp_op *op, const tp_case *c, double atol,
+                           double rtol)
+{
+    char line[600];
+    json_t *ev = json_array(), *nc = json_array();
+    int64_t n = 0;
+    const char *name;
+    json_t *o;
+    json_object_foreach(json_object_get(result, "outputs"), name, o) n += json_integer_value(json_object_get(o, "elements"));
+    snprintf(line, sizeof line, "inputs regenerated from seed %llu with the contract's fills (counter-based RNG)",
+             (unsigned long long)c->seed);
+    json_array_append_new(ev, json_string(line));
+    snprintf(line, sizeof line, "kernel %s (sha256 %.16s...) outputs read back and stored as .npy",
+             json_string_value(json_object_get(json_object_get(plan, "kernel"), "source")),
+             json_string_value(json_object_get(json_object_get(plan, "kernel"), "sha256")));
+    json_array_append_new(ev, json_string(line));
+    snprintf(line, sizeof line, "op %s: %s; reference and admitted interval computed for all %lld output elements",
+             op->name, op->summary, (long long)n);
+    json_array_append_new(ev, json_string(line));
+    append_lines(ev, op->evidence);
+    snprintf(line, sizeof line,
+             "claim audit: |y - exact| <= %g + %g |exact| compared with the admitted interval of every element", atol, rtol);
+    json_array_append_new(ev, json_string(line));
+    json_array_append_new(nc, json_string("nothing about inputs, shapes or seeds other than this case's"));
+    json_array_append_new(nc, json_string("a pass does not show the kernel follows the declared model, only that every "
+                                          "output lies where an evaluation the model admits could put it"));
+    json_array_append_new(nc, json_string("the verdict assumes the declared numeric model; a model that misdescribes "
+                                          "the kernel's precision path makes the verdict about that model, not the kernel"));
+    append_lines(nc, op->non_claims);
+    json_object_set_new(result, "evidence", ev);
+    json_object_set_new(result, "non_claims", nc);
 }
 
 json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen)
@@ -174,7 +247,8 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
     json_t *model = json_object_get(plan, "model");
     if (op->check_model(model, err, errlen) != 0)
         return NULL;
-    double atol = json_number_value(json_object_get(json_object_get(plan, "claim"), "atol"));
+    json_t *claim = json_object_get(plan, "claim");
+    double atol = json_number_value(json_object_get(claim, "atol")), rtol = json_number_value(json_object_get(claim, "rtol"));
     json_t *outs = json_object();
     int pass = 1;
     for (int i = 0; i < c->ntensors; i++) {
@@ -182,8 +256,8 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
         json_t *tj = json_array_get(json_object_get(plan, "tensors"), (size_t)i);
         if (strcmp(json_string_value(json_object_get(tj, "role")), "output") != 0)
             continue;
-        if (t->dtype != TP_F16) {
-            snprintf(err, errlen, "output %s: only f16 outputs are checked yet", t->name);
+        if (t->dtype != TP_F16 && t->dtype != TP_F32) {
+            snprintf(err, errlen, "output %s: only f16 and f32 outputs can be checked", t->name);
             json_decref(outs);
             return NULL;
         }
@@ -193,7 +267,7 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
             json_decref(outs);
             return NULL;
         }
-        json_t *r = tp_check_output(t, ref, atol);
+        json_t *r = tp_check_output(t, ref, atol, rtol);
         free(ref);
         pass &= strcmp(json_string_value(json_object_get(r, "verdict")), "pass") == 0;
         json_object_set_new(outs, t->name, r);
@@ -202,6 +276,9 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
     for (int i = 0; i < c->ndims; i++)
         json_object_set_new(dims, c->dim_names[i], json_integer(c->dims[i]));
     json_t *cj = json_array_get(json_object_get(plan, "cases"), (size_t)tp_plan_case_index(plan, c->name));
-    return json_pack("{s:s,s:I,s:o,s:O,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims", dims,
-                     "fill", json_object_get(cj, "fill"), "verdict", pass ? "pass" : "fail", "outputs", outs);
+    json_t *result = json_pack("{s:s,s:I,s:o,s:O,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims",
+                               dims, "fill", json_object_get(cj, "fill"), "verdict", pass ? "pass" : "fail",
+                               "outputs", outs);
+    add_statements(result, plan, op, c, atol, rtol);
+    return result;
 }

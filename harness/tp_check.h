@@ -17,8 +17,9 @@
  * NULL with err set when the reference cannot be computed. */
 json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen);
 
-/* Checks one output tensor against its references. */
-json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol);
+/* Checks one output tensor against its references. The claim audited is
+ * |y - exact| <= claim_atol + claim_rtol * |exact|. */
+json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol, double claim_rtol);
 
 /* JSON for a double that may be infinite or NaN ("inf", "-inf", "nan"). */
 json_t *tp_json_num(double v);

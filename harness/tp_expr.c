@@ -45,7 +45,9 @@ static int64_t ceil_div(P *p, int64_t a, int64_t b)
         fail(p, "division by zero");
         return 0;
     }
-    return (a + b - 1) / b;
+    /* floor division rounded up, right for either sign */
+    int64_t q = a / b;
+    return q + ((a % b != 0) && ((a < 0) == (b < 0)));
 }
 
 static int64_t call(P *p, const char *name, size_t n)
@@ -73,13 +75,21 @@ static int64_t call(P *p, const char *name, size_t n)
     if ((IS("max") || IS("tp_max")) && nargs == 2)
         return args[0] > args[1] ? args[0] : args[1];
     if ((IS("next_pow2") || IS("tp_next_pow2")) && nargs == 1) {
+        if (args[0] > ((int64_t)1 << 62)) {
+            fail(p, "next_pow2 argument above 2^62");
+            return 0;
+        }
         int64_t v = 1;
         while (v < args[0])
             v <<= 1;
         return v;
     }
 #undef IS
-    fail(p, "unknown function or wrong argument count (expected ceil_div(a,b), min(a,b), max(a,b), next_pow2(a))");
+    char what[160];
+    snprintf(what, sizeof what,
+             "unknown function %.*s or wrong argument count (expected ceil_div(a,b), min(a,b), max(a,b), next_pow2(a))",
+             (int)(n < 40 ? n : 40), name);
+    fail(p, what);
     return 0;
 }
 
@@ -98,8 +108,13 @@ static int64_t primary(P *p)
         return !primary(p);
     if (isdigit((unsigned char)*p->s)) {
         int64_t v = 0;
-        while (isdigit((unsigned char)*p->s))
+        while (isdigit((unsigned char)*p->s)) {
+            if (v > (INT64_MAX - 9) / 10) {
+                fail(p, "integer literal too large");
+                return 0;
+            }
             v = v * 10 + (*p->s++ - '0');
+        }
         return v;
     }
     if (isalpha((unsigned char)*p->s) || *p->s == '_') {
@@ -153,7 +168,7 @@ static int64_t sum(P *p)
     }
 }
 
-static int64_t compare(P *p)
+static int64_t relation(P *p)
 {
     int64_t v = sum(p);
     for (;;) {
@@ -161,10 +176,6 @@ static int64_t compare(P *p)
             v = v <= sum(p);
         else if (accept(p, ">="))
             v = v >= sum(p);
-        else if (accept(p, "=="))
-            v = v == sum(p);
-        else if (accept(p, "!="))
-            v = v != sum(p);
         else if (accept(p, "<"))
             v = v < sum(p);
         else if (accept(p, ">"))
@@ -174,11 +185,25 @@ static int64_t compare(P *p)
     }
 }
 
+/* == and != bind more loosely than < and >, as in C. */
+static int64_t equality(P *p)
+{
+    int64_t v = relation(p);
+    for (;;) {
+        if (accept(p, "=="))
+            v = v == relation(p);
+        else if (accept(p, "!="))
+            v = v != relation(p);
+        else
+            return v;
+    }
+}
+
 static int64_t expr_and(P *p)
 {
-    int64_t v = compare(p);
+    int64_t v = equality(p);
     while (accept(p, "&&")) {
-        int64_t r = compare(p);
+        int64_t r = equality(p);
         v = v && r;
     }
     return v;

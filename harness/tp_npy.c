@@ -146,6 +146,12 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
             snprintf(err, errlen, "%s: shape must be up to 4 non-negative integers", path);
             goto out;
         }
+        /* 2^40 elements is far beyond any tensor here and keeps the byte
+         * count from wrapping around */
+        if (d > ((long long)1 << 40) || (d > 0 && numel > (((int64_t)1) << 40) / d)) {
+            snprintf(err, errlen, "%s: shape has more than 2^40 elements", path);
+            goto out;
+        }
         shape[r++] = d;
         numel *= d;
         v = end;

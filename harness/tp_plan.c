@@ -67,8 +67,10 @@ void tp_case_free(tp_case *c)
 {
     if (!c)
         return;
-    for (int i = 0; i < c->ntensors; i++)
+    for (int i = 0; i < c->ntensors; i++) {
         free(c->tensors[i].data);
+        free(c->tensors[i].initial);
+    }
     free(c);
 }
 
@@ -184,7 +186,28 @@ tp_case *tp_case_build(const json_t *plan, int index, const char *backend, char 
         }
         const char *role = json_string_value(json_object_get(tj, "role"));
         if (strcmp(role, "output") == 0) {
-            memset(t->data, 0xff, bytes);
+            /* poison by default: every bit set is NaN in both float formats,
+             * so an element the kernel never writes cannot pass */
+            const char *init = json_string_value(json_object_get(tj, "init"));
+            if (!init || strcmp(init, "poison") == 0)
+                memset(t->data, 0xff, bytes);
+            else if (strcmp(init, "zeros") == 0)
+                memset(t->data, 0, bytes);
+            else {
+                char inner[300];
+                if (t->dtype != TP_F16 ||
+                    tp_fill_f16(t->data, t->rank, t->shape, init, c->seed, t->name, inner, sizeof inner) != 0) {
+                    snprintf(err, errlen, "output %s: init \"%s\" is not usable for %s", t->name, init,
+                             tp_dtype_name(t->dtype));
+                    goto fail;
+                }
+            }
+            t->initial = malloc(bytes);
+            if (!t->initial) {
+                snprintf(err, errlen, "tensor %s: cannot allocate %zu bytes", t->name, bytes);
+                goto fail;
+            }
+            memcpy(t->initial, t->data, bytes);
             continue;
         }
         const char *fill = json_string_value(json_object_get(json_object_get(cj, "fill"), t->name));
@@ -192,14 +215,35 @@ tp_case *tp_case_build(const json_t *plan, int index, const char *backend, char 
             snprintf(err, errlen, "case %s: input %s has no fill", c->name, t->name);
             goto fail;
         }
-        if (t->dtype != TP_F16) {
-            snprintf(err, errlen, "case %s: input %s: only f16 inputs can be generated yet", c->name, t->name);
-            goto fail;
-        }
         char inner[300];
-        if (tp_fill_f16(t->data, t->rank, t->shape, fill, c->seed, t->name, inner, sizeof inner) != 0) {
+        int filled = t->dtype == TP_F16 ? tp_fill_f16(t->data, t->rank, t->shape, fill, c->seed, t->name, inner, sizeof inner)
+                     : t->dtype == TP_F32 ? tp_fill_f32(t->data, t->rank, t->shape, fill, c->seed, t->name, inner, sizeof inner)
+                                          : tp_fill_int(t->data, t->dtype == TP_I64, t->numel, fill, c->seed, t->name, inner,
+                                                        sizeof inner);
+        if (filled != 0) {
             snprintf(err, errlen, "case %s: input %s: %s", c->name, t->name, inner);
             goto fail;
+        }
+        /* Index tensors may declare the range the kernel can take: a value
+         * outside it would make the kernel write out of bounds, so the case
+         * is refused before any launch. */
+        json_t *vals = json_object_get(tj, "values");
+        if (vals && (t->dtype == TP_I32 || t->dtype == TP_I64)) {
+            int64_t lim[2];
+            for (int k = 0; k < 2; k++)
+                if (tp_expr_eval(json_string_value(json_array_get(vals, (size_t)k)), c->ndims, c->dim_names, c->dims,
+                                 &lim[k], inner, sizeof inner) != 0) {
+                    snprintf(err, errlen, "tensor %s: values: %s", t->name, inner);
+                    goto fail;
+                }
+            for (int64_t e = 0; e < t->numel; e++) {
+                int64_t v = t->dtype == TP_I32 ? ((int32_t *)t->data)[e] : ((int64_t *)t->data)[e];
+                if (v < lim[0] || v >= lim[1]) {
+                    snprintf(err, errlen, "case %s: %s[%lld] = %lld is outside the vocabulary: expected %lld <= %s < %lld",
+                             c->name, t->name, (long long)e, (long long)v, (long long)lim[0], t->name, (long long)lim[1]);
+                    goto fail;
+                }
+            }
         }
     }
     return c;

@@ -253,7 +253,27 @@ static double draw(const fill *f, uint64_t seed, uint64_t stream, uint64_t i)
     }
 }
 
-static void fill_rec(uint16_t *out, int rank, const int64_t *shape, const fill *f, uint64_t seed,
+/* Elements are stored in the tensor's format: binary16 bit patterns or
+ * binary32 values; both round the drawn double to nearest even. */
+typedef struct {
+    void *data;
+    int f32;
+} sink;
+
+static void put(const sink *o, int64_t i, double v)
+{
+    if (o->f32)
+        ((float *)o->data)[i] = (float)v;
+    else
+        ((uint16_t *)o->data)[i] = tp_f16_from_double(v);
+}
+
+static double get(const sink *o, int64_t i)
+{
+    return o->f32 ? (double)((float *)o->data)[i] : tp_f16_to_double(((uint16_t *)o->data)[i]);
+}
+
+static void fill_rec(const sink *out, int rank, const int64_t *shape, const fill *f, uint64_t seed,
                      uint64_t stream)
 {
     int64_t n = 1;
@@ -261,7 +281,7 @@ static void fill_rec(uint16_t *out, int rank, const int64_t *shape, const fill *
         n *= shape[d];
     if (f->kind != F_MIRROR && f->kind != F_ANTIMIRROR) {
         for (int64_t i = 0; i < n; i++)
-            out[i] = tp_f16_from_double(draw(f, seed, stream, (uint64_t)i));
+            put(out, i, draw(f, seed, stream, (uint64_t)i));
         return;
     }
     fill_rec(out, rank, shape, f->base, seed, stream);
@@ -274,16 +294,16 @@ static void fill_rec(uint16_t *out, int rank, const int64_t *shape, const fill *
             for (int64_t q = 0; q < inner; q++) {
                 int64_t dst = (o * ext + p) * inner + q, src = (o * ext + p - half) * inner + q;
                 if (f->kind == F_MIRROR) {
-                    out[dst] = out[src];
+                    put(out, dst, get(out, src));
                 } else {
                     double z = std_normal(seed, stream ^ 0x5bd1e995ULL, (uint64_t)dst * 16);
-                    out[dst] = tp_f16_from_double(-tp_f16_to_double(out[src]) + f->p[0] * z);
+                    put(out, dst, -get(out, src) + f->p[0] * z);
                 }
             }
 }
 
-int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
-                const char *tensor_name, char *err, size_t errlen)
+static int fill_float(const sink *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
+                      const char *tensor_name, char *err, size_t errlen)
 {
     fill *f = parse_all(text, err, errlen);
     if (!f)
@@ -297,5 +317,70 @@ int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *text,
         }
     fill_rec(out, rank, shape, f, seed, tp_rng_stream(tensor_name));
     fill_free(f);
+    return 0;
+}
+
+int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
+                const char *tensor_name, char *err, size_t errlen)
+{
+    sink o = {out, 0};
+    return fill_float(&o, rank, shape, text, seed, tensor_name, err, errlen);
+}
+
+int tp_fill_f32(float *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
+                const char *tensor_name, char *err, size_t errlen)
+{
+    sink o = {out, 1};
+    return fill_float(&o, rank, shape, text, seed, tensor_name, err, errlen);
+}
+/* ---- index fills ------------------------------------------------------- */
+
+int tp_fill_int(void *out, int dtype_i64, int64_t numel, const char *text, uint64_t seed,
+                const char *tensor_name, char *err, size_t errlen)
+{
+    long long a = 0, b = 0;
+    int used = 0;
+    enum { RANDINT, ZIPF, CONST } kind;
+    if (sscanf(text, " randint ( %lld , %lld ) %n", &a, &b, &used) == 2 && text[used] == 0 && a < b)
+        kind = RANDINT;
+    else if (sscanf(text, " zipf ( %lld ) %n", &a, &used) == 1 && text[used] == 0 && a >= 1 && a <= (1 << 24))
+        kind = ZIPF;
+    else if (sscanf(text, " const ( %lld ) %n", &a, &used) == 1 && text[used] == 0)
+        kind = CONST;
+    else {
+        snprintf(err, errlen, "bad index fill \"%s\": expected randint(lo, hi) with lo < hi, zipf(n) with "
+                              "1 <= n <= 2^24, or const(v)", text);
+        return -1;
+    }
+    uint64_t stream = tp_rng_stream(tensor_name);
+    double *cdf = NULL;
+    if (kind == ZIPF) {
+        cdf = malloc((size_t)a * sizeof *cdf);
+        double h = 0;
+        for (long long k = 0; k < a; k++)
+            cdf[k] = h += 1.0 / (double)(k + 1);
+    }
+    for (int64_t i = 0; i < numel; i++) {
+        long long v = a;
+        if (kind == RANDINT)
+            v = a + (long long)(tp_rng_u64(seed, stream, (uint64_t)i * 16) % (uint64_t)(b - a));
+        else if (kind == ZIPF) {
+            double u = tp_rng_uniform(seed, stream, (uint64_t)i * 16) * cdf[a - 1];
+            long long lo = 0, hi = a - 1; /* first k with cdf[k] > u */
+            while (lo < hi) {
+                long long mid = lo + (hi - lo) / 2;
+                if (cdf[mid] > u)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            v = lo;
+        }
+        if (dtype_i64)
+            ((int64_t *)out)[i] = v;
+        else
+            ((int32_t *)out)[i] = (int32_t)v;
+    }
+    free(cdf);
     return 0;
 }

@@ -13,7 +13,8 @@
  * gives the same bits on every machine: (contract, case, seed) is enough
  * to reproduce every input.
  *
- * Fill grammar (all values rounded to binary16, ties to even):
+ * Fill grammar (values rounded to the tensor's format, binary16 or binary32,
+ * ties to even):
  *   normal(mu, sigma)   mu + sigma * z, z the sum of 12 uniforms minus 6
  *                       (Irwin-Hall: mean 0, variance 1, |z| <= 6; no libm)
  *   uniform(lo, hi)     lo + (hi - lo) * u, u uniform in [0, 1)
@@ -31,6 +32,13 @@
  *                       first half from F; element at p >= h is
  *                       -x[p - h] + sigma * z (z as in normal): sums over the
  *                       axis nearly cancel
+ *
+ * Index tensors (i32, i64) take one of:
+ *   randint(lo, hi)     uniform integer with lo <= v < hi
+ *   zipf(n)             v in [0, n) with P(v) proportional to 1/(v+1): a
+ *                       few rows receive most of the indices (computed by
+ *                       inverting the harmonic CDF with + and / only)
+ *   const(v)
  */
 #ifndef TP_RNG_H
 #define TP_RNG_H
@@ -50,5 +58,15 @@ int tp_fill_parse_check(const char *fill, char *err, size_t errlen);
  * expression. Returns 0, or -1 with a message in err. */
 int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *fill,
                 uint64_t seed, const char *tensor_name, char *err, size_t errlen);
+
+/* The same fills for a binary32 tensor: each drawn value rounded to
+ * binary32 instead of binary16 (all_f16 and special still give binary16
+ * values, which binary32 holds exactly). */
+int tp_fill_f32(float *out, int rank, const int64_t *shape, const char *fill, uint64_t seed,
+                const char *tensor_name, char *err, size_t errlen);
+
+/* Fill an index tensor (dtype TP_I32 or TP_I64, passed as an int). */
+int tp_fill_int(void *out, int dtype_i64, int64_t numel, const char *fill, uint64_t seed,
+                const char *tensor_name, char *err, size_t errlen);
 
 #endif

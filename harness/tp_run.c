@@ -110,7 +110,7 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
         fprintf(stderr, "%s: cannot create %s\n", info->contract, run->out);
         return NULL;
     }
-    run->results = json_pack("{s:s,s:s,s:a}", "contract", info->contract, "backend", info->backend, "cases");
+    run->results = json_pack("{s:s,s:s,s:[]}", "contract", info->contract, "backend", info->backend, "cases");
     run->timing = json_object();
     return run;
 }

@@ -10,6 +10,7 @@
  * is the device library's (CUDA: 2 ulp over the full range); the product
  * gf*f is rounded once to fp16, to nearest even.
  */
+#include "tp_hip.h" /* __half, fmaf/tanhf and the launch names on both backends */
 __global__ void gelu_bwd(const __half *x, const __half *g, __half *gi, int n)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -15,6 +15,7 @@
  *     with inf/NaN inputs the result is the plain sequential fmaf chain;
  *   - the result is rounded once to fp16, to nearest even (__float2half).
  */
+#include "tp_hip.h" /* __half, fmaf/tanhf and the launch names on both backends */
 #define GEMM_TILE 16
 
 __global__ void gemm_fwd(const __half *A, const __half *B, __half *C, int M, int N, int K)

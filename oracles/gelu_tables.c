@@ -101,7 +101,7 @@ static void exact_eval(exact_ws *ws, float x, float c, float a)
 
 static int exact_narrow_enough(exact_ws *ws)
 {
-    if (mpfi_is_zero(ws->r)) /* only x = 0 cannot give it; harmless */
+    if (mpfi_is_zero(ws->r)) /* [0, 0] is exact; diam_rel would divide by 0 */
         return 1;
     mpfi_diam_rel(ws->diam, ws->r);
     return mpfr_cmp_d(ws->diam, EXACT_REL_WIDTH) <= 0;

@@ -20,18 +20,7 @@
 
 #include <mpfr.h>
 
-#if defined(__has_include)
-#if __has_include("gelu_bwd.h")
-#include "gelu_bwd.h"
-#endif
-#endif
-
-#ifndef TP_INTERVAL_DEFINED
-#define TP_INTERVAL_DEFINED
-/* Stand-in until gelu_bwd.h provides it (it must define
- * TP_INTERVAL_DEFINED alongside the same typedef). */
-typedef struct { double lo, hi; } tp_interval;
-#endif
+#include "tp_interval.h"
 
 #define TP_GELU_TABLE_SIZE 65536
 

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { TP_F16 = 0, TP_F32, TP_I32, TP_I64 } tp_dtype;
 
 typedef struct {
@@ -16,6 +20,10 @@ typedef struct {
     int64_t shape[4];
     int64_t numel;
     void *data; /* row-major; uint16_t bit patterns for TP_F16 */
+    /* Outputs: their contents before the launch (the contract's init), for
+     * ops whose kernels leave elements untouched or accumulate into them.
+     * NULL for inputs. */
+    void *initial;
 } tp_tensor;
 
 /* One case, resolved: dims, tensors (inputs filled, outputs as produced by
@@ -36,7 +44,8 @@ typedef struct {
     double exact;              /* the exact real value, rounded to double */
     double exact_lo, exact_hi; /* an enclosure of it (equal when exact) */
     /* Every output the numeric model admits lies in [allow_lo, allow_hi];
-     * both are binary16 values (possibly infinite) held as doubles. */
+     * both are values of the output's dtype (binary16 or binary32, possibly
+     * infinite) held as doubles. */
     double allow_lo, allow_hi;
 } tp_ref;
 
@@ -48,6 +57,10 @@ typedef struct tp_op {
     /* Fill ref[0 .. numel-1] for the output tensor `output`. 0 or -1. */
     int (*reference)(const json_t *model, const tp_case *c, const char *output,
                      tp_ref *ref, char *err, size_t errlen);
+    /* What the reference and the model rest on, for the Evidence and
+     * Non-claims lists of every result (NULL-terminated; may be NULL). */
+    const char *const *evidence;
+    const char *const *non_claims;
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);
@@ -58,4 +71,7 @@ const char *const *tp_op_names(void);
 const tp_tensor *tp_case_tensor(const tp_case *c, const char *name);
 int64_t tp_case_dim(const tp_case *c, const char *name); /* -1 if absent */
 
+#ifdef __cplusplus
+}
+#endif
 #endif

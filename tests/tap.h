@@ -8,10 +8,10 @@
 
 static int tap_n, tap_failed;
 
-static void tap_plan(int n) { printf("1..%d\n", n); }
+static inline void tap_plan(int n) { printf("1..%d\n", n); }
 
 /* Records a check; returns cond so callers can print details on failure. */
-static int tap_ok(int cond, const char *fmt, ...)
+static inline int tap_ok(int cond, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -25,7 +25,7 @@ static int tap_ok(int cond, const char *fmt, ...)
     return cond;
 }
 
-static void tap_diag(const char *fmt, ...)
+static inline void tap_diag(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -36,11 +36,11 @@ static void tap_diag(const char *fmt, ...)
 }
 
 /* Ends a test whose plan was not known in advance. */
-static int tap_done(void)
+static inline int tap_done(void)
 {
     printf("1..%d\n", tap_n);
     return tap_failed ? 1 : 0;
 }
 
-static int tap_exit(void) { return tap_failed ? 1 : 0; }
+static inline int tap_exit(void) { return tap_failed ? 1 : 0; }
 #endif

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tp_fp16.h"
 #include "tp_harness.h"
+#include "layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
 #include <math.h>
 #include <stdio.h>
@@ -19,17 +20,25 @@ static void gemm(tp_case *c, const char *mutant)
     const uint16_t *a = A->data, *b = B->data;
     uint16_t *out = C->data;
     int kend = strcmp(mutant, "drop_last_term") == 0 ? K - 1 : K;
+    int fp16_acc = strcmp(mutant, "fp16_accumulate") == 0;
+    float *af = malloc((size_t)M * K * sizeof *af), *bf = malloc((size_t)K * N * sizeof *bf);
+    for (int64_t i = 0; i < (int64_t)M * K; i++)
+        af[i] = h2f(a[i]);
+    for (int64_t i = 0; i < (int64_t)K * N; i++)
+        bf[i] = h2f(b[i]);
+#pragma omp parallel for
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             float acc = 0.0f;
             for (int k = 0; k < kend; k++) {
-                if (strcmp(mutant, "fp16_accumulate") == 0)
-                    acc = h2f(tp_f16_from_float(fmaf(h2f(a[i * K + k]), h2f(b[k * N + j]), acc)));
-                else
-                    acc = fmaf(h2f(a[i * K + k]), h2f(b[k * N + j]), acc);
+                acc = fmaf(af[(size_t)i * K + k], bf[(size_t)k * N + j], acc);
+                if (fp16_acc)
+                    acc = h2f(tp_f16_from_float(acc));
             }
-            out[i * N + j] = tp_f16_from_float(acc);
+            out[(size_t)i * N + j] = tp_f16_from_float(acc);
         }
+    free(af);
+    free(bf);
 }
 
 static void gelu_bwd(tp_case *c, const char *mutant)
@@ -49,6 +58,387 @@ static void gelu_bwd(tp_case *c, const char *mutant)
         float f = 0.5f * (1.0f + t) + 0.5f * xf * (1.0f - t * t) * dinner;
         gi[i] = tp_f16_from_float(gf * f);
     }
+}
+
+/* gemm_bwd_a: gA[m,k] = sum_n gC[m,n] B[k,n], sequential fmaf over n.
+ * Mutant transposed_operand reads B as if it were stored N x K. */
+static void gemm_bwd_a(tp_case *c, const char *mutant)
+{
+    const tp_tensor *G = tp_case_tensor(c, "gC"), *B = tp_case_tensor(c, "B"), *GA = tp_case_tensor(c, "gA");
+    int M = (int)G->shape[0], N = (int)G->shape[1], K = (int)B->shape[0];
+    const uint16_t *g = G->data, *b = B->data;
+    uint16_t *out = GA->data;
+    int tr = strcmp(mutant, "transposed_operand") == 0;
+    /* widened once, both laid out with n contiguous */
+    float *gf = malloc((size_t)M * N * sizeof *gf), *bf = malloc((size_t)K * N * sizeof *bf);
+    for (size_t i = 0; i < (size_t)M * N; i++)
+        gf[i] = h2f(g[i]);
+    for (int k = 0; k < K; k++)
+        for (int n = 0; n < N; n++)
+            bf[(size_t)k * N + n] = h2f(b[tr ? (size_t)n * K + k : (size_t)k * N + n]);
+#pragma omp parallel for
+    for (int m = 0; m < M; m++)
+        for (int k = 0; k < K; k++) {
+            float acc = 0.0f;
+            for (int n = 0; n < N; n++)
+                acc = fmaf(gf[(size_t)m * N + n], bf[(size_t)k * N + n], acc);
+            out[(size_t)m * K + k] = tp_f16_from_float(acc);
+        }
+    free(gf);
+    free(bf);
+}
+
+/* gemm_bwd_b: gB[k,n] = sum_m A[m,k] gC[m,n], sequential fmaf over m.
+ * Mutant transposed_operand reads A as if it were stored K x M. */
+static void gemm_bwd_b(tp_case *c, const char *mutant)
+{
+    const tp_tensor *A = tp_case_tensor(c, "A"), *G = tp_case_tensor(c, "gC"), *GB = tp_case_tensor(c, "gB");
+    int M = (int)A->shape[0], K = (int)A->shape[1], N = (int)G->shape[1];
+    const uint16_t *a = A->data, *g = G->data;
+    uint16_t *out = GB->data;
+    int tr = strcmp(mutant, "transposed_operand") == 0;
+    /* widened once and transposed, so that m is contiguous in both */
+    float *at = malloc((size_t)K * M * sizeof *at), *gt = malloc((size_t)N * M * sizeof *gt);
+    for (int m = 0; m < M; m++) {
+        for (int k = 0; k < K; k++)
+            at[(size_t)k * M + m] = h2f(a[tr ? (size_t)k * M + m : (size_t)m * K + k]);
+        for (int n = 0; n < N; n++)
+            gt[(size_t)n * M + m] = h2f(g[(size_t)m * N + n]);
+    }
+#pragma omp parallel for
+    for (int k = 0; k < K; k++)
+        for (int n = 0; n < N; n++) {
+            float acc = 0.0f;
+            for (int m = 0; m < M; m++)
+                acc = fmaf(at[(size_t)k * M + m], gt[(size_t)n * M + m], acc);
+            out[(size_t)k * N + n] = tp_f16_from_float(acc);
+        }
+    free(at);
+    free(gt);
+}
+
+/* softmax_fwd as kernels/softmax_fwd.hip runs it: 256 threads per row,
+ * strided columns, shared-memory trees for the max and the sum of the fp32
+ * exps, e written as binary16 and re-read, scaled by 1.0f/sum, rounded
+ * again. Mutants: single_rounding (scales the fp32 e, one rounding),
+ * no_max_subtraction (exp(x) directly), drop_tail (the sum tree loses the
+ * partial sum of thread 255). */
+static void softmax_fwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x"), *Y = tp_case_tensor(c, "y");
+    const int R = (int)X->shape[0], n = (int)X->shape[1], T = 256;
+    const int single = strcmp(mutant, "single_rounding") == 0, nomax = strcmp(mutant, "no_max_subtraction") == 0,
+              tail = strcmp(mutant, "drop_tail") == 0;
+#pragma omp parallel for
+    for (int r = 0; r < R; r++) {
+        const uint16_t *x = (const uint16_t *)X->data + (size_t)r * n;
+        uint16_t *y = (uint16_t *)Y->data + (size_t)r * n;
+        float red[256], *e = malloc((size_t)n * sizeof *e);
+        for (int t = 0; t < T; t++) {
+            float m = -INFINITY;
+            for (int j = t; j < n; j += T)
+                m = fmaxf(m, h2f(x[j]));
+            red[t] = m;
+        }
+        for (int w = T / 2; w > 0; w /= 2)
+            for (int t = 0; t < w; t++)
+                red[t] = fmaxf(red[t], red[t + w]);
+        const float mx = nomax ? 0.0f : red[0];
+        for (int t = 0; t < T; t++) {
+            float s = 0.0f;
+            for (int j = t; j < n; j += T) {
+                e[j] = expf(h2f(x[j]) - mx);
+                y[j] = tp_f16_from_float(e[j]);
+                s += e[j];
+            }
+            red[t] = tail && t == T - 1 ? 0.0f : s;
+        }
+        for (int w = T / 2; w > 0; w /= 2)
+            for (int t = 0; t < w; t++)
+                red[t] += red[t + w];
+        const float inv = 1.0f / red[0];
+        for (int j = 0; j < n; j++)
+            y[j] = tp_f16_from_float((single ? e[j] : h2f(y[j])) * inv);
+        free(e);
+    }
+}
+
+/* softmax_xent_bwd as kernels/softmax_xent_bwd.hip runs it: 256 threads
+ * per row, each an fmaf chain over its strided columns, a shared-memory
+ * tree, then s*(g - dot). Mutants: fp16_dot (dot rounded to binary16
+ * before use), drop_tail (the tree loses thread 255's partial sum). */
+static void softmax_xent_bwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *S = tp_case_tensor(c, "s"), *G = tp_case_tensor(c, "g"), *GI = tp_case_tensor(c, "gi");
+    const int R = (int)S->shape[0], n = (int)S->shape[1], T = 256;
+    const int dot16 = strcmp(mutant, "fp16_dot") == 0, tail = strcmp(mutant, "drop_tail") == 0;
+#pragma omp parallel for
+    for (int r = 0; r < R; r++) {
+        const uint16_t *s = (const uint16_t *)S->data + (size_t)r * n, *g = (const uint16_t *)G->data + (size_t)r * n;
+        uint16_t *gi = (uint16_t *)GI->data + (size_t)r * n;
+        float red[256];
+        for (int t = 0; t < T; t++) {
+            float acc = 0.0f;
+            for (int j = t; j < n; j += T)
+                acc = fmaf(h2f(g[j]), h2f(s[j]), acc);
+            red[t] = tail && t == T - 1 ? 0.0f : acc;
+        }
+        for (int w = T / 2; w > 0; w /= 2)
+            for (int t = 0; t < w; t++)
+                red[t] += red[t + w];
+        const float dot = dot16 ? h2f(tp_f16_from_float(red[0])) : red[0];
+        for (int j = 0; j < n; j++) {
+            gi[j] = tp_f16_from_float(h2f(s[j]) * (h2f(g[j]) - dot));
+        }
+    }
+}
+
+/* LayerNorm (KERNELS.md rows 8-10). The block reduction of
+ * kernels/layernorm_*.hip with 32-lane warps: a shuffle tree per warp over
+ * the lanes that exist, then the same tree over the per-warp sums. */
+static float ln_block_reduce(float *v, int B)
+{
+    const int W = 32;
+    int nw = (B + W - 1) / W;
+    float ws[32];
+    for (int w = 0; w < nw; w++) {
+        float *l = v + w * W;
+        int here = B - w * W < W ? B - w * W : W;
+        for (int d = W / 2; d > 0; d /= 2)
+            for (int i = 0; i + d < here; i++) /* ascending: l[i + d] is read before it changes */
+                l[i] += l[i + d];
+        ws[w] = l[0];
+    }
+    for (int d = W / 2; d > 0; d /= 2)
+        for (int i = 0; i + d < nw; i++)
+            ws[i] += ws[i + d];
+    return ws[0];
+}
+
+static int ln_block_size(int cols)
+{
+    int b = 1;
+    while (b < cols / 8)
+        b *= 2;
+    return b < 32 ? 32 : b > 1024 ? 1024 : b;
+}
+
+/* Mutants: wrong_eps (1e-3f), unbiased_var (divides by cols - 1),
+ * swap_mean_rstd (writes each statistic into the other's output). Not a
+ * mutant: welford (per-thread Welford, combined in thread order with Chan's
+ * formula), a differently-correct kernel that must pass. */
+static void layernorm_fwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x"), *G = tp_case_tensor(c, "gamma"), *Be = tp_case_tensor(c, "beta");
+    const int rows = (int)X->shape[0], cols = (int)X->shape[1], B = ln_block_size(cols);
+    const uint16_t *x = X->data, *g = G->data, *be = Be->data;
+    uint16_t *y = tp_case_tensor(c, "y")->data;
+    float *mean = tp_case_tensor(c, "mean")->data, *rstd = tp_case_tensor(c, "rstd")->data;
+    const float eps = strcmp(mutant, "wrong_eps") == 0 ? 1e-3f : 1e-5f;
+    const int welford = strcmp(mutant, "welford") == 0, swap = strcmp(mutant, "swap_mean_rstd") == 0;
+    const float ndiv = strcmp(mutant, "unbiased_var") == 0 ? (float)(cols - 1) : (float)cols;
+#pragma omp parallel for
+    for (int r = 0; r < rows; r++) {
+        const uint16_t *xr = x + (size_t)r * cols;
+        float part[1024], mu, var;
+        if (welford) {
+            float cnt = 0.0f, m = 0.0f, m2 = 0.0f;
+            for (int t = 0; t < B; t++) {
+                float ct = 0.0f, mt = 0.0f, qt = 0.0f;
+                for (int j = t; j < cols; j += B) {
+                    float v = h2f(xr[j]);
+                    ct += 1.0f;
+                    float d = v - mt;
+                    mt += d / ct;
+                    qt = fmaf(d, v - mt, qt);
+                }
+                if (ct == 0.0f)
+                    continue;
+                float tot = cnt + ct, d = mt - m;
+                m = m + d * (ct / tot);
+                m2 = m2 + qt + d * d * (cnt * ct / tot);
+                cnt = tot;
+            }
+            mu = m;
+            var = m2 / ndiv;
+        } else {
+            for (int t = 0; t < B; t++) {
+                float s = 0.0f;
+                for (int j = t; j < cols; j += B)
+                    s += h2f(xr[j]);
+                part[t] = s;
+            }
+            mu = ln_block_reduce(part, B) / (float)cols;
+            for (int t = 0; t < B; t++) {
+                float q = 0.0f;
+                for (int j = t; j < cols; j += B) {
+                    float d = h2f(xr[j]) - mu;
+                    q = fmaf(d, d, q);
+                }
+                part[t] = q;
+            }
+            var = ln_block_reduce(part, B) / ndiv;
+        }
+        const float rs = tp_ln_rsqrt_rn(var + eps);
+        for (int j = 0; j < cols; j++) {
+            float d = h2f(xr[j]) - mu;
+            y[(size_t)r * cols + j] = tp_f16_from_float(fmaf(d * rs, h2f(g[j]), h2f(be[j])));
+        }
+        mean[r] = swap ? rs : mu;
+        rstd[r] = swap ? mu : rs;
+    }
+}
+
+/* Mutants: drop_sum1 (forgets the sum(dxh) term), swap_mean_rstd (reads
+ * each statistic from the other's input). */
+static void layernorm_bwd_input(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    const int rows = (int)X->shape[0], cols = (int)X->shape[1], B = ln_block_size(cols);
+    const uint16_t *x = X->data, *dy = tp_case_tensor(c, "dy")->data, *g = tp_case_tensor(c, "gamma")->data,
+                   *mean = tp_case_tensor(c, "mean")->data, *rstd = tp_case_tensor(c, "rstd")->data;
+    uint16_t *dx = tp_case_tensor(c, "dx")->data;
+    const int swap = strcmp(mutant, "swap_mean_rstd") == 0, drop = strcmp(mutant, "drop_sum1") == 0;
+#pragma omp parallel for
+    for (int r = 0; r < rows; r++) {
+        const size_t off = (size_t)r * cols;
+        const float m = h2f(swap ? rstd[r] : mean[r]), s = h2f(swap ? mean[r] : rstd[r]);
+        float p1[1024], p2[1024];
+        for (int t = 0; t < B; t++) {
+            float a1 = 0.0f, a2 = 0.0f;
+            for (int j = t; j < cols; j += B) {
+                float xh = (h2f(x[off + j]) - m) * s, dxh = h2f(dy[off + j]) * h2f(g[j]);
+                a1 += dxh;
+                a2 = fmaf(dxh, xh, a2);
+            }
+            p1[t] = a1;
+            p2[t] = a2;
+        }
+        const float sum1 = drop ? 0.0f : ln_block_reduce(p1, B), sum2 = ln_block_reduce(p2, B);
+        const float k = s / (float)cols, n = (float)cols;
+        for (int j = 0; j < cols; j++) {
+            float xh = (h2f(x[off + j]) - m) * s, dxh = h2f(dy[off + j]) * h2f(g[j]);
+            dx[off + j] = tp_f16_from_float(k * fmaf(-xh, sum2, fmaf(n, dxh, -sum1)));
+        }
+    }
+}
+
+/* Mutants: no_rstd (xh = x - mean), drop_last_row. */
+static void layernorm_bwd_params(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    const int rows = (int)X->shape[0], cols = (int)X->shape[1];
+    const uint16_t *x = X->data, *dy = tp_case_tensor(c, "dy")->data, *mean = tp_case_tensor(c, "mean")->data,
+                   *rstd = tp_case_tensor(c, "rstd")->data;
+    float *dgamma = tp_case_tensor(c, "dgamma")->data, *dbeta = tp_case_tensor(c, "dbeta")->data;
+    const int no_rstd = strcmp(mutant, "no_rstd") == 0, R = strcmp(mutant, "drop_last_row") == 0 ? rows - 1 : rows;
+#pragma omp parallel for
+    for (int col = 0; col < cols; col++) {
+        float sg[256], sb[256];
+        for (int t = 0; t < 256; t++) {
+            float ag = 0.0f, ab = 0.0f;
+            for (int r = t; r < R; r += 256) {
+                size_t i = (size_t)r * cols + col;
+                float gv = h2f(dy[i]), xh = h2f(x[i]) - h2f(mean[r]);
+                if (!no_rstd)
+                    xh = xh * h2f(rstd[r]);
+                ag = fmaf(xh, gv, ag);
+                ab += gv;
+            }
+            sg[t] = ag;
+            sb[t] = ab;
+        }
+        for (int w = 128; w > 0; w /= 2)
+            for (int t = 0; t < w; t++) {
+                sg[t] += sg[t + w];
+                sb[t] += sb[t + w];
+            }
+        dgamma[col] = sg[0];
+        dbeta[col] = sb[0];
+    }
+}
+
+/* gelu_fwd with the host's tanhf (glibc: within a few ulp, like the
+ * device's). Mutant wrong_constant uses c = 0.7978. */
+static void gelu_fwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x"), *Y = tp_case_tensor(c, "y");
+    const uint16_t *x = X->data;
+    uint16_t *y = Y->data;
+    const float cc = strcmp(mutant, "wrong_constant") == 0 ? 0.7978f : 0.7978845608f, a = 0.044715f;
+    for (int64_t i = 0; i < X->numel; i++) {
+        float xf = h2f(x[i]);
+        float x2 = xf * xf;
+        float x3 = x2 * xf;
+        float inner = cc * (xf + a * x3);
+        float t = tanhf(inner);
+        y[i] = tp_f16_from_float(0.5f * xf * (1.0f + t));
+    }
+}
+
+/* Embedding forward: a row is copied only for an index in [0, V). Mutant
+ * clamp_index: indices are clamped into [0, V) instead of skipped. */
+static void embedding_fwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *I = tp_case_tensor(c, "idx"), *W = tp_case_tensor(c, "W"), *O = tp_case_tensor(c, "out");
+    const int32_t *idx = I->data;
+    const uint16_t *w = W->data;
+    uint16_t *out = O->data;
+    int64_t n = I->numel, V = W->shape[0], D = W->shape[1];
+    int clamp = strcmp(mutant, "clamp_index") == 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = idx[i];
+        if (clamp)
+            r = r < 0 ? 0 : r >= V ? V - 1 : r;
+        if (r < 0 || r >= V)
+            continue;
+        memcpy(out + i * D, w + r * D, (size_t)D * sizeof *out);
+    }
+}
+
+/* Embedding backward: the CAS loop's arithmetic, a = RN16(RN32(a + g)) per
+ * add, with the queries taken in a shuffled order (seeded by the case) as
+ * the GPU's scheduling might. Mutants: fp32_once accumulates each element
+ * in fp32 and rounds once (what the pilot's oracle assumed); no_atomic lets
+ * the last writer win (a plain store instead of the CAS loop). */
+static void embedding_bwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *I = tp_case_tensor(c, "idx"), *G = tp_case_tensor(c, "gout"), *GW = tp_case_tensor(c, "gW");
+    const int32_t *idx = I->data;
+    const uint16_t *g = G->data;
+    uint16_t *gw = GW->data;
+    int64_t n = I->numel, V = GW->shape[0], D = GW->shape[1];
+    int64_t *perm = malloc((size_t)n * sizeof *perm);
+    uint64_t s = c->seed * 0x9e3779b97f4a7c15ull + 1;
+    for (int64_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) { /* Fisher-Yates with xorshift64 */
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        int64_t j = (int64_t)(s % (uint64_t)(i + 1)), t = perm[i];
+        perm[i] = perm[j], perm[j] = t;
+    }
+    if (strcmp(mutant, "fp32_once") == 0) {
+        float *acc = calloc((size_t)(V * D), sizeof *acc);
+        for (int64_t k = 0; k < V * D; k++)
+            acc[k] = h2f(gw[k]);
+        for (int64_t q = 0; q < n; q++)
+            for (int64_t d = 0; d < D; d++)
+                acc[idx[perm[q]] * D + d] += h2f(g[perm[q] * D + d]);
+        for (int64_t k = 0; k < V * D; k++)
+            gw[k] = tp_f16_from_float(acc[k]);
+        free(acc);
+    } else {
+        int plain = strcmp(mutant, "no_atomic") == 0;
+        for (int64_t q = 0; q < n; q++) {
+            int64_t i = perm[q];
+            uint16_t *row = gw + (int64_t)idx[i] * D;
+            for (int64_t d = 0; d < D; d++) {
+                float sum = (plain ? 0.0f : h2f(row[d])) + h2f(g[i * D + d]);
+                row[d] = tp_f16_from_float(sum);
+            }
+        }
+    }
+    free(perm);
 }
 
 int main(int argc, char **argv)
@@ -97,10 +487,31 @@ int main(int argc, char **argv)
         tp_case *c = tp_run_case_begin(run, i);
         if (!c)
             continue;
-        if (strcmp(op, "gemm") == 0)
+        /* the GEMM backward contracts share op "gemm" but name other tensors */
+        if (strcmp(json_string_value(json_object_get(p, "contract")), "gemm_bwd_a") == 0)
+            gemm_bwd_a(c, mutant);
+        else if (strcmp(json_string_value(json_object_get(p, "contract")), "gemm_bwd_b") == 0)
+            gemm_bwd_b(c, mutant);
+        else if (strcmp(op, "gemm") == 0)
             gemm(c, mutant);
         else if (strcmp(op, "gelu_bwd") == 0)
             gelu_bwd(c, mutant);
+        else if (strcmp(op, "gelu_fwd") == 0)
+            gelu_fwd(c, mutant);
+        else if (strcmp(op, "softmax_fwd") == 0)
+            softmax_fwd(c, mutant);
+        else if (strcmp(op, "softmax_xent_bwd") == 0)
+            softmax_xent_bwd(c, mutant);
+        else if (strcmp(op, "layernorm_fwd") == 0)
+            layernorm_fwd(c, mutant);
+        else if (strcmp(op, "layernorm_bwd_input") == 0)
+            layernorm_bwd_input(c, mutant);
+        else if (strcmp(op, "layernorm_bwd_params") == 0)
+            layernorm_bwd_params(c, mutant);
+        else if (strcmp(op, "embedding_fwd") == 0)
+            embedding_fwd(c, mutant);
+        else if (strcmp(op, "embedding_bwd") == 0)
+            embedding_bwd(c, mutant);
         else {
             tp_run_case_error(run, i, "no CPU emulation for this op");
             continue;

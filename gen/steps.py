@@ -1,0 +1,196 @@
+"""Build steps that ninja runs through gen/tpgen.py: compiling a harness with
+its build fingerprint, running a harness, and the per-step JSON summaries
+(each printed as a short table next to the JSON it writes)."""
+import glob
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+
+def _write_json(path, obj):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(obj, f, sort_keys=True, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _c_str(s):
+    return '"' + "".join(
+        "\\\\" if c == "\\" else '\\"' if c == '"' else c if 0x20 <= ord(c) < 0x7f
+        else "\\%03o" % b for c in s for b in [ord(c) if ord(c) < 256 else 63]) + '"'
+
+
+def compiler_version(compiler, backend):
+    """The identifying lines of `COMPILER --version` (the first line of
+    nvcc's is only the driver's name, so we keep the release and build
+    lines; for hipcc the HIP version and the clang version)."""
+    try:
+        p = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=60)
+        lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"unknown ({e})"
+    if backend == "cuda":
+        keep = [l for l in lines if l.startswith(("Cuda compilation tools", "Build "))]
+    else:
+        keep = [l for l in lines if l.startswith("HIP version") or "clang version" in l]
+    return "; ".join(keep or lines[:1]) or "unknown"
+
+
+def cc(backend, out, argv):
+    """Compile a harness: write OUT.buildinfo.h with the compiler version and
+    the exact command line (which force-includes that header), then run it."""
+    if not argv:
+        sys.exit("tpgen cc: no compiler command after --")
+    info = out + ".buildinfo.h"
+    if backend == "cuda":
+        inc = ["-include", info]
+    else:
+        inc = ["-include", info]
+    cmd = [argv[0]] + inc + argv[1:]
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    with open(info, "w") as f:
+        f.write("/* Written by gen/tpgen.py cc just before the command below ran. */\n")
+        f.write("#define TP_COMPILER_VERSION " + _c_str(compiler_version(argv[0], backend)) + "\n")
+        f.write("#define TP_BUILD_COMMAND " + _c_str(shlex.join(cmd)) + "\n")
+    return subprocess.call(cmd)
+
+
+def run_harness(exe, contract, backend, status_path):
+    out_dir = f"build/runs/{backend}/{contract}"
+    t0 = time.time()
+    try:
+        rc = subprocess.call([exe, "--out", out_dir])
+    except OSError as e:
+        print(f"{exe}: cannot run ({e})", file=sys.stderr)
+        rc = 2
+    status = {0: "pass", 1: "violation", 3: "skipped (no GPU)"}.get(rc, "error")
+    _write_json(status_path, {"contract": contract, "backend": backend, "harness": exe,
+                              "out": out_dir, "exit": rc, "status": status,
+                              "seconds": round(time.time() - t0, 3)})
+    if rc == 3:
+        print(f"{contract}: no GPU on this machine: run skipped")
+        return 0
+    print(f"{contract} ({backend}): {status} (exit {rc}); results in {out_dir}")
+    return rc
+
+
+def _buildinfo(path):
+    """compiler_version and build_command back from a .buildinfo.h."""
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                m = re.match(r'#define TP_(COMPILER_VERSION|BUILD_COMMAND) "(.*)"$', line.rstrip("\n"))
+                if m:
+                    val = re.sub(r"\\([0-7]{3})", lambda x: chr(int(x.group(1), 8)), m.group(2))
+                    out[m.group(1).lower()] = val.replace('\\"', '"').replace("\\\\", "\\")
+    except OSError:
+        pass
+    return out
+
+
+def summary_harnesses(out, exes, backends):
+    rows = []
+    for b in ("cuda", "hip"):
+        if b not in backends:
+            rows.append({"backend": b, "status": "skipped (compiler not found at configure time)"})
+    for exe in exes:
+        parts = exe.split("/")
+        row = {"backend": parts[-2], "contract": parts[-1], "harness": exe,
+               "sha256": _sha256(exe), "bytes": os.path.getsize(exe), "status": "built"}
+        row.update(_buildinfo(exe + ".buildinfo.h"))
+        rows.append(row)
+    _write_json(out, {"step": "harnesses", "harnesses": rows})
+    print("harness | backend | status")
+    for r in rows:
+        print(f"{r.get('contract', '*')} | {r['backend']} | {r['status']}")
+    print(f"wrote {out}")
+    return 0
+
+
+def summary_runs(out, statuses):
+    rows = []
+    for s in statuses:
+        with open(s) as f:
+            rows.append(json.load(f))
+    _write_json(out, {"step": "run", "runs": rows})
+    print("contract | backend | status | seconds")
+    for r in rows:
+        print(f"{r['contract']} | {r['backend']} | {r['status']} | {r['seconds']}")
+    if not rows:
+        print("no cuda harnesses: nothing run")
+    print(f"wrote {out}")
+    return 0 if all(r["exit"] in (0, 3) for r in rows) else 1
+
+
+def summary_prove(out, reports):
+    """Table of proof reports written by proofs/wp.sh (OUT_DIR/<name>.json
+    with goals, proved, provers, seconds)."""
+    rows, ok = [], True
+    for rp in reports:
+        name = os.path.splitext(os.path.basename(rp))[0]
+        try:
+            with open(rp) as f:
+                r = json.load(f)
+        except (OSError, ValueError) as e:
+            rows.append({"oracle": name, "error": str(e)})
+            ok = False
+            continue
+        provers = r.get("provers", [])
+        if isinstance(provers, dict):
+            provers = sorted(provers)
+        row = {"oracle": name, "goals": r.get("goals"), "proved": r.get("proved"),
+               "provers": provers, "seconds": r.get("seconds")}
+        ok = ok and row["goals"] is not None and row["goals"] == row["proved"]
+        rows.append(row)
+    _write_json(out, {"step": "prove", "oracles": rows, "all_proved": ok})
+    print("oracle | goals proved/total | provers | seconds")
+    for r in rows:
+        if "error" in r:
+            print(f"{r['oracle']} | unreadable report: {r['error']} | - | -")
+        else:
+            print(f"{r['oracle']} | {r['proved']}/{r['goals']} | {','.join(map(str, r['provers']))} | {r['seconds']}")
+    if not rows:
+        print("no oracle with ACSL annotations: nothing proved")
+    print(f"wrote {out}")
+    return 0 if ok else 1
+
+
+def replay(out, tolproof):
+    dirs = sorted(d for d in glob.glob("recorded/*/*") if os.path.isdir(d))
+    log = os.path.splitext(out)[0] + ".log"
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    if not dirs:
+        print("no recorded runs under recorded/: replay skipped")
+        _write_json(out, {"step": "replay", "recorded": [], "exit": 0, "status": "skipped (nothing recorded)"})
+        return 0
+    if not tolproof or not os.path.exists(tolproof):
+        print("build/tolproof not built (harness/tolproof_main.c missing at configure time): replay skipped")
+        _write_json(out, {"step": "replay", "recorded": dirs, "exit": None,
+                          "status": "skipped (no tolproof command)"})
+        return 0
+    with open(log, "w") as f:
+        p = subprocess.run([tolproof, "replay"] + dirs, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        f.write(p.stdout)
+    sys.stdout.write(p.stdout)
+    status = "pass" if p.returncode == 0 else "fail"
+    _write_json(out, {"step": "replay", "recorded": dirs, "exit": p.returncode,
+                      "status": status, "log": log})
+    print(f"replay of {len(dirs)} recorded run(s): {status}; wrote {out}")
+    return p.returncode

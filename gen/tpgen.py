@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""tolproof generator: contract (TOML) -> plan (JSON), harness (.hip), ninja.
+
+  tpgen.py check CONTRACT.toml...                      validate only
+  tpgen.py plan CONTRACT.toml -o build/gen/NAME.plan.json
+  tpgen.py harness CONTRACT.toml --backend cuda|hip -o build/gen/cuda/NAME.hip
+  tpgen.py ninja CONTRACT.toml... -o build/harnesses.ninja [--backends cuda,hip]
+
+Build steps (run by build.ninja):
+  tpgen.py cc --backend B -o OUT -- COMPILER ARGS...    compile with fingerprints
+  tpgen.py run-harness EXE --contract C --backend B --status S.json
+  tpgen.py summary harnesses|runs|prove -o OUT.json [--backends ..] FILES...
+  tpgen.py replay -o OUT.json [--tolproof build/tolproof]
+
+Run with the system interpreter (/usr/bin/python3, Debian 12: tomllib and
+python3-jinja2). Every contract error is one line
+`FILE:LINE: what; expected what` and exit status 2.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from contract import ContractError, Validator, plan_json  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _root():
+    # Contracts name kernel sources relative to the repository root: the
+    # working directory when run by ninja / configure, else this checkout.
+    return "." if os.path.isdir("gen") and os.path.isdir("contracts") else ROOT
+
+
+def load(path):
+    try:
+        return Validator(path, _root()).validate()
+    except ContractError as e:
+        print(e.format(path), file=sys.stderr)
+        sys.exit(2)
+
+
+def write_if_changed(out, text):
+    """Write atomically; leave the file alone when unchanged (no needless
+    rebuilds downstream)."""
+    d = os.path.dirname(out)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    try:
+        with open(out, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="tpgen.py", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("check")
+    p.add_argument("contracts", nargs="+")
+    p = sub.add_parser("plan")
+    p.add_argument("contract")
+    p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("harness")
+    p.add_argument("contract")
+    p.add_argument("--backend", choices=("cuda", "hip"), required=True)
+    p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("ninja")
+    p.add_argument("contracts", nargs="+")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--backends", default="cuda,hip")
+    p = sub.add_parser("cc")
+    p.add_argument("--backend", choices=("cuda", "hip"), required=True)
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    p = sub.add_parser("run-harness")
+    p.add_argument("exe")
+    p.add_argument("--contract", required=True)
+    p.add_argument("--backend", required=True)
+    p.add_argument("--status", required=True)
+    p = sub.add_parser("summary")
+    p.add_argument("kind", choices=("harnesses", "runs", "prove"))
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--backends", default="")
+    p.add_argument("files", nargs="*")
+    p = sub.add_parser("replay")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--tolproof", default="")
+    a = ap.parse_args(argv)
+
+    if a.cmd == "check":
+        for c in a.contracts:
+            load(c)
+        return 0
+    if a.cmd == "plan":
+        write_if_changed(a.output, plan_json(load(a.contract)))
+        return 0
+    if a.cmd == "harness":
+        from emit import render_harness
+        write_if_changed(a.output, render_harness(load(a.contract), a.backend))
+        return 0
+    if a.cmd == "ninja":
+        from emit import render_ninja
+        contracts = sorted(set(a.contracts))
+        plans = [load(c) for c in contracts]
+        seen = {}
+        for c, pl in zip(contracts, plans):
+            if pl["contract"] in seen:
+                print(f"{c}:1: contract {pl['contract']!r} also defined by {seen[pl['contract']]}; "
+                      "expected one file per contract", file=sys.stderr)
+                return 2
+            seen[pl["contract"]] = c
+        backends = [b for b in a.backends.split(",") if b]
+        write_if_changed(a.output, render_ninja(contracts, plans, backends))
+        return 0
+
+    import steps
+    if a.cmd == "cc":
+        cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
+        return steps.cc(a.backend, a.output, cmd)
+    if a.cmd == "run-harness":
+        return steps.run_harness(a.exe, a.contract, a.backend, a.status)
+    if a.cmd == "summary":
+        if a.kind == "harnesses":
+            return steps.summary_harnesses(a.output, a.files, a.backends.split())
+        if a.kind == "runs":
+            return steps.summary_runs(a.output, a.files)
+        return steps.summary_prove(a.output, a.files)
+    if a.cmd == "replay":
+        return steps.replay(a.output, a.tolproof)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+#!/bin/bash
+# proofs/wp.sh ORACLE.c OUT_DIR
+# Prove one oracle with Frama-C/WP through tolproof's own Why3 configuration.
+# Writes OUT_DIR/<oracle>.log (full Frama-C output) and OUT_DIR/<oracle>.json
+# ({"oracle","goals","proved","provers","seconds","tiers"}); exits non-zero
+# unless every goal is proved and the goal count matches
+# proofs/expected/<oracle>.json.
+# Environment: TP_WP_CACHE_DIR (default build/wp-cache), TP_BUILD_DIR
+# (default build), TP_WP_TIMEOUT (seconds per goal, default 10).
+set -u
+
+die() { echo "wp.sh: $*" >&2; exit 2; }
+
+[ $# -eq 2 ] || die "usage: proofs/wp.sh ORACLE.c OUT_DIR"
+src=$1
+out=$2
+[ -f "$src" ] || die "no such oracle source: $src"
+
+command -v frama-c >/dev/null || die "frama-c not found: apt-get install frama-c-base"
+command -v why3 >/dev/null || die "why3 not found: apt-get install why3"
+command -v z3 >/dev/null || die "z3 not found: apt-get install z3"
+command -v cvc4 >/dev/null || die "cvc4 not found: apt-get install cvc4"
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${TP_BUILD_DIR:-$root/build}
+cache=${TP_WP_CACHE_DIR:-$build/wp-cache}
+timeout=${TP_WP_TIMEOUT:-10}
+name=$(basename "$src" .c)
+
+# Which memory model proves which tiers. T2 oracles are proven with floats
+# read as reals (their exactness is argued in the source); T3 oracles keep
+# the IEEE float model and the one standard-model axiom per format.
+case $name in
+    gemm | gelu_bwd | layernorm) model=typed+real; tiers="T1 T2" ;;
+    dot_fp32) model=typed; tiers="T1 T3" ;;
+    *) die "unknown oracle '$name' (add it to the table in proofs/wp.sh)" ;;
+esac
+
+# The Why3 configuration and drivers, generated from proofs/why3/ into the
+# build tree: no dependence on ~/.why3.conf.
+w3dir=$build/why3
+mkdir -p "$w3dir" "$out" "$cache" || die "cannot create $w3dir, $out or $cache"
+w3data=$(why3 --print-datadir) || die "why3 --print-datadir failed"
+w3lib=$(why3 --print-libdir) || die "why3 --print-libdir failed"
+sed -e "s|@WHY3DRIVERS@|$w3data/drivers|g" "$root/proofs/why3/cvc4_nofp.drv" > "$w3dir/cvc4_nofp.drv.tmp" &&
+    mv "$w3dir/cvc4_nofp.drv.tmp" "$w3dir/cvc4_nofp.drv" || die "cannot write $w3dir/cvc4_nofp.drv"
+sed -e "s|@WHY3DATA@|$w3data|g; s|@WHY3LIB@|$w3lib|g; s|@WHY3DRIVERS@|$w3data/drivers|g" \
+    -e "s|@TPDRIVERS@|$w3dir|g; s|@Z3@|$(command -v z3)|g; s|@CVC4@|$(command -v cvc4)|g" \
+    "$root/proofs/why3/why3.conf.in" > "$w3dir/why3.conf.tmp" &&
+    mv "$w3dir/why3.conf.tmp" "$w3dir/why3.conf" || die "cannot write $w3dir/why3.conf"
+export WHY3CONFIG=$w3dir/why3.conf
+
+log=$out/$name.log
+start=$(date +%s.%N)
+frama-c -wp -wp-rte -warn-special-float none -wp-model "$model" \
+    -wp-prover z3tp,cvc4nofp -wp-par 2 -wp-timeout "$timeout" \
+    -wp-cache update -wp-cache-dir "$cache" \
+    "$src" > "$log" 2>&1
+rc=$?
+end=$(date +%s.%N)
+secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+
+summary=$(grep -E '^\[wp\] Proved goals:' "$log" | tail -1)
+proved=$(echo "$summary" | sed -E 's|.*: *([0-9]+) */ *([0-9]+).*|\1|')
+goals=$(echo "$summary" | sed -E 's|.*: *([0-9]+) */ *([0-9]+).*|\2|')
+if [ $rc -ne 0 ] || [ -z "$summary" ]; then
+    echo "wp.sh: frama-c failed on $src (exit $rc), see $log" >&2
+    grep -E 'User Error|\[kernel\].*[Ee]rror' "$log" | head -5 >&2
+    exit 1
+fi
+# Provers that closed at least one goal, as Frama-C names them.
+provers=$(sed -n '/^\[wp\] Proved goals:/,$p' "$log" | grep -E '^  [A-Za-z]' |
+    awk -F: '$2 ~ /^ *[1-9]/ { gsub(/^ +| +$/, "", $1); print $1 }' |
+    awk 'BEGIN { ORS = "" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 }')
+
+printf '{"oracle": "%s", "goals": %d, "proved": %d, "provers": [%s], "seconds": %s, "tiers": "%s"}\n' \
+    "$name" "$goals" "$proved" "$provers" "$secs" "$tiers" > "$out/$name.json"
+
+status=0
+if [ "$proved" != "$goals" ]; then
+    echo "wp.sh: $name: $proved/$goals goals proved; unproved:" >&2
+    grep -E '^\[wp\] \[(Failed|Timeout|Unknown)' "$log" | sed 's/^/  /' >&2
+    grep -E '^\[wp\] \[[^]]*\] Goal .* : (Timeout|Unknown|Failed)' "$log" | sed 's/^/  /' >&2
+    status=1
+fi
+expected=$root/proofs/expected/$name.json
+if [ -f "$expected" ]; then
+    want=$(sed -nE 's|.*"goals": *([0-9]+).*|\1|p' "$expected")
+    if [ "$want" != "$goals" ]; then
+        echo "wp.sh: $name: $goals goals, proofs/expected/$name.json says $want (update it in review)" >&2
+        status=1
+    fi
+else
+    echo "wp.sh: $name: no proofs/expected/$name.json" >&2
+    status=1
+fi
+[ $status -eq 0 ] && echo "wp.sh: $name: $proved/$goals goals proved ($tiers) in ${secs}s"
+exit $status

@@ -1,0 +1,218 @@
+#!/bin/bash
+# TAP: gen/tpgen.py contract validation. Every error class gives exactly one
+# line `FILE:LINE: what; expected what` with the right line, and exit 2;
+# valid contracts give deterministic plans.
+cd "$(dirname "$0")/.." || exit 1
+PY=/usr/bin/python3
+GEN="$PY gen/tpgen.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+    n=$((n + 1))
+    fails=$((fails + 1))
+    echo "not ok $n - $1"
+    shift
+    for l in "$@"; do echo "#   $l"; done
+}
+
+# Base contract: the line numbers below are what the cases expect.
+base() {
+    cat <<'EOF'
+contract = "gemm_fwd"
+summary = "test"
+op = "gemm"
+dims = ["M", "N", "K"]
+
+[kernel]
+source = "kernels/gemm_fwd.hip"
+entry = "gemm_fwd"
+block = ["16", "16"]
+grid = ["ceil_div(N, 16)", "ceil_div(M, 16)"]
+shared_bytes = "0"
+args = ["A", "B", "C", "M", "N", "K"]
+
+[[tensor]]
+name = "A"
+dtype = "f16"
+shape = ["M", "K"]
+role = "input"
+
+[[tensor]]
+name = "B"
+dtype = "f16"
+shape = ["K", "N"]
+role = "input"
+
+[[tensor]]
+name = "C"
+dtype = "f16"
+shape = ["M", "N"]
+role = "output"
+
+[model]
+accumulation = "fp32"
+
+[claim]
+atol = 1e-2
+source = "test"
+
+[[require]]
+expr = "K <= 8192 and M >= 1"
+message = "m"
+
+[[case]]
+name = "a"
+seed = 1
+dims = { M = 4, N = 4, K = 4 }
+fill = { A = "normal(0, 1)", B = "normal(0, 1)" }
+note = "n"
+
+[[case]]
+name = "b"
+seed = 2
+dims = { M = 8, N = 8, K = 8 }
+fill = { A = "normal(0, 1)", B = "mirror(1, normal(0, 1))" }
+EOF
+}
+
+# bad DESC LINE REGEX SED-SCRIPT [STEM]: the edited base contract must be
+# refused with one line at LINE whose message matches REGEX.
+case_no=0
+bad() {
+    local desc=$1 line=$2 re=$3 script=$4 stem=${5:-gemm_fwd}
+    case_no=$((case_no + 1))
+    mkdir -p "$tmp/$case_no"
+    local f="$tmp/$case_no/$stem.toml"
+    base | sed -e "$script" >"$f"
+    check_refusal "$desc" "$f" "$line" "$re"
+}
+check_refusal() {
+    local desc=$1 f=$2 line=$3 re=$4
+    local err rc nlines
+    err=$($GEN check "$f" 2>&1 >/dev/null)
+    rc=$?
+    nlines=$(printf '%s\n' "$err" | wc -l)
+    if [ "$rc" -ne 2 ]; then
+        not_ok "$desc" "exit status $rc, expected 2" "stderr: $err"
+    elif [ "$nlines" -ne 1 ]; then
+        not_ok "$desc" "expected one line, got $nlines:" "$err"
+    elif ! printf '%s' "$err" | grep -Eq "^$f:$line: .*($re).*; expected .+"; then
+        not_ok "$desc" "expected $f:$line: ...$re...; expected ..." "got: $err"
+    else
+        ok "$desc (line $line)"
+    fi
+}
+
+# ------------------------------------------------------------ valid ones
+mkdir -p "$tmp/ok"
+base >"$tmp/ok/gemm_fwd.toml"
+if $GEN check "$tmp/ok/gemm_fwd.toml" 2>"$tmp/err"; then ok "base contract is valid"; else not_ok "base contract is valid" "$(cat "$tmp/err")"; fi
+for c in contracts/*.toml; do
+    if $GEN check "$c" 2>"$tmp/err"; then ok "$c is valid"; else not_ok "$c is valid" "$(cat "$tmp/err")"; fi
+done
+for c in contracts/*.toml; do
+    name=$(basename "$c" .toml)
+    $GEN plan "$c" -o "$tmp/p1/$name.plan.json" && $GEN plan "$c" -o "$tmp/p2/$name.plan.json"
+    if cmp -s "$tmp/p1/$name.plan.json" "$tmp/p2/$name.plan.json" && grep -q '"tolproof_plan": 1' "$tmp/p1/$name.plan.json"; then
+        ok "plan of $c is deterministic"
+    else
+        not_ok "plan of $c is deterministic"
+    fi
+done
+$GEN plan "$tmp/ok/gemm_fwd.toml" -o "$tmp/ok/plan.json"
+if grep -q '"expr": "(K <= 8192) && (M >= 1)"' "$tmp/ok/plan.json" &&
+    grep -q '"tp_ceil_div(N, 16)"' "$tmp/ok/plan.json"; then
+    ok "plan renders requires with && and launch expressions as C"
+else
+    not_ok "plan renders requires with && and launch expressions as C" "$(grep -A2 '"expr"\|grid' "$tmp/ok/plan.json")"
+fi
+for b in cuda hip; do
+    if $GEN harness "$tmp/ok/gemm_fwd.toml" --backend $b -o "$tmp/ok/$b.hip" &&
+        grep -q 'hipLaunchKernelGGL(gemm_fwd' "$tmp/ok/$b.hip" && grep -q "\"$b\"" "$tmp/ok/$b.hip"; then
+        ok "harness renders for $b"
+    else
+        not_ok "harness renders for $b"
+    fi
+done
+if $GEN ninja contracts/*.toml -o "$tmp/a.ninja" && $GEN ninja $(ls contracts/*.toml | sort -r) -o "$tmp/b.ninja" &&
+    cmp -s "$tmp/a.ninja" "$tmp/b.ninja" && grep -q '^build build/harnesses/cuda/gemm_fwd: tp_nvcc' "$tmp/a.ninja"; then
+    ok "ninja output is deterministic and has the harness edges"
+else
+    not_ok "ninja output is deterministic and has the harness edges"
+fi
+
+# ---------------------------------------------------------- error classes
+bad "TOML syntax error" 17 "TOML syntax" '17s/.*/dtype = "f16/'
+bad "TOML duplicate key" 17 "TOML syntax" '17s/.*/name = "A2"/'
+bad "unknown top-level key" 3 "unknown key 'opp'" '3s/op =/opp =/'
+bad "unknown key in [kernel]" 11 "unknown key 'shared'" '11s/shared_bytes/shared/'
+bad "unknown key in the 2nd [[tensor]]" 23 "unknown key 'shap'" '23s/shape/shap/'
+bad "unknown key in the 2nd [[case]]" 52 "unknown key 'sed'" '52s/seed/sed/'
+bad "unknown key in [claim]" 36 "unknown key 'abstol'" '36s/atol/abstol/'
+bad "missing key in [kernel]" 6 "missing key 'entry'" '8d'
+bad "missing key in the 3rd [[tensor]]" 26 "missing key 'role'" '30d'
+bad "missing top-level key" 1 "missing key 'summary'" '2d'
+bad "wrong type: dims" 4 "dims is a string" '4s/.*/dims = "M"/'
+bad "wrong type: seed" 45 "seed" '45s/.*/seed = "one"/'
+bad "wrong type: atol" 36 "atol" '36s/.*/atol = "tight"/'
+bad "unknown dtype" 22 "unknown dtype 'f8'" '22s/f16/f8/'
+bad "unknown role" 30 "unknown role" '30s/output/scratch/'
+bad "unknown op" 3 "unknown op" '3s/gemm/conv/'
+bad "contract name differs from file name" 1 "differs from the file name" '1s/gemm_fwd/gemm/'
+bad "unknown dim in a shape" 23 "unknown dim 'Q'" '23s/"N"/"Q"/'
+bad "unknown dim in a grid expression" 10 "unknown dim 'X'" '10s/ceil_div(M, 16)/ceil_div(X, 16)/'
+bad "bad expression: call of an unknown function" 10 "unknown function '__import__'" "10s/ceil_div(N, 16)/__import__('os')/"
+bad "bad expression: power" 9 "operator '\\*\\*'" '9s/"16", "16"/"2 ** 4", "16"/'
+bad "bad expression: attribute" 11 "Attribute" '11s/"0"/"M.real"/'
+bad "bad expression: float constant" 11 "not an integer" '11s/"0"/"0.5"/'
+bad "bad expression: syntax" 10 "syntax error" '10s/ceil_div(N, 16)/ceil_div(N, /'
+bad "bad expression: wrong arity" 10 "takes 2" '10s/ceil_div(N, 16)/ceil_div(N)/'
+bad "bad require: not a condition" 40 "is not a condition" '40s/.*/expr = "K + 1"/'
+bad "bad require: comparison in a shape" 17 "comparison" '17s/"M"/"M < 2"/'
+bad "missing kernel file" 7 "not found" '7s/gemm_fwd.hip/nope.hip/'
+bad "entry not found in the source" 8 "no __global__ function 'gemm_bwd'" '8s/gemm_fwd/gemm_bwd/'
+bad "argument neither tensor nor dim" 12 "neither a tensor nor a dim" '12s/"K"]/"Z"]/'
+bad "argument count differs from the kernel's" 12 "takes 6 parameters" '12s/, "K"]/]/'
+bad "dim passed where a pointer is expected" 12 "argument .M. is passed to parameter" '12s/.*/args = ["A", "B", "M", "C", "N", "K"]/'
+bad "case dims: a dim missing" 46 "does not give dim 'K'" '46s/, K = 4//'
+bad "case dims: zero" 53 "dim N = 0" '53s/N = 8/N = 0/'
+bad "case dims: negative" 46 "dim M = -4" '46s/M = 4/M = -4/'
+bad "case dims: not an integer" 46 "dim K = 4.5" '46s/K = 4/K = 4.5/'
+bad "case dims: unknown dim" 53 "unknown dim 'Q'" '53s/K = 8/K = 8, Q = 1/'
+bad "fill for an unknown tensor" 47 "fill for unknown tensor 'D'" '47s/}/, D = "special" }/'
+bad "fill missing for an input" 54 "no fill for input 'B'" '54s/, B = .*/ }/'
+bad "fill for an output" 47 "fill for output tensor 'C'" '47s/}/, C = "special" }/'
+bad "bad fill: unknown generator" 47 "unknown fill 'gauss'" '47s/A = "normal/A = "gauss/'
+bad "bad fill: wide needs integers" 47 "not an integer" '47s/A = "normal(0, 1)"/A = "wide(-1.5, 3)"/'
+bad "bad fill: mirror axis out of range" 54 "axis 2 out of range" '54s/mirror(1,/mirror(2,/'
+bad "bad fill: trailing text" 47 "trailing text" '47s/A = "normal(0, 1)"/A = "special special"/'
+bad "bad fill: missing argument" 54 "expected" '54s/mirror(1, normal(0, 1))/antimirror(0, normal(0, 1))/'
+bad "duplicate case names" 51 "duplicate case name 'a'" '51s/"b"/"a"/'
+bad "duplicate tensor names" 21 "declared twice" '21s/"B"/"A"/'
+bad "unknown key inside an inline table" 46 "unknown dim 'L'" '46s/}/, L = 2 }/'
+# multi-line inline arrays / later keys: the locator finds the key's own line
+bad "key after a multi-line array" 17 "unknown key 'nme'" '12s/.*/args = [\n  "A", "B", "C",\n  "M", "N", "K"]/;15s/name/nme/'
+
+# model constants must appear verbatim in the kernel source (gelu_bwd)
+mkdir -p "$tmp/gelu"
+cl=$(grep -n '^constants = ' contracts/gelu_bwd.toml | cut -d: -f1)
+sed -e 's/a = "0.044715f"/a = "0.0447f"/' contracts/gelu_bwd.toml >"$tmp/gelu/gelu_bwd.toml"
+check_refusal "model constant not in the kernel source" "$tmp/gelu/gelu_bwd.toml" "$cl" "constant a = '0.0447f' does not appear verbatim"
+
+# stdout stays empty and nothing is written on refusal
+mkdir -p "$tmp/w"
+base | sed -e '3s/gemm/conv/' >"$tmp/w/gemm_fwd.toml"
+$GEN plan "$tmp/w/gemm_fwd.toml" -o "$tmp/w/out.json" >"$tmp/w/stdout" 2>/dev/null
+rc=$?
+if [ "$rc" = 2 ] && [ ! -e "$tmp/w/out.json" ] && [ ! -s "$tmp/w/stdout" ]; then
+    ok "plan writes nothing for a refused contract"
+else
+    not_ok "plan writes nothing for a refused contract" "rc=$rc"
+fi
+
+echo "1..$n"
+[ "$fails" = 0 ]
