@@ -4,6 +4,7 @@
 #include "tp_npy.h"
 #include "tp_plan.h"
 #include "tp_report.h"
+#include "tp_summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tolproof replay [--quiet] RUN_DIR...\n"
+               "       tolproof summary RUN_DIR...\n"
                "       tolproof --help\n"
                "\n"
                "replay  re-derives every recorded case of each run directory (as written by a\n"
@@ -20,7 +22,10 @@ static void usage(FILE *f)
                "        verdict from the recorded outputs, and compares the result with\n"
                "        results.json field by field. No GPU is needed.\n"
                "        Exit status: 0 every case re-derives identically, 1 a disagreement,\n"
-               "        2 a run directory cannot be read.\n");
+               "        2 a run directory cannot be read.\n"
+               "summary prints a Markdown table, one row per run directory: cases, verdicts,\n"
+               "        the largest err/bound of passing cases, the claim audit and the first\n"
+               "        violation.\n");
 }
 
 /* The first path at which two JSON values differ, for the report. */
@@ -195,6 +200,8 @@ int main(int argc, char **argv)
                status == 0 ? "every verdict re-derived" : "DISAGREEMENT");
         return status;
     }
+    if (strcmp(argv[1], "summary") == 0)
+        return tp_summary_main(argc - 2, argv + 2);
     fprintf(stderr, "tolproof: unknown command %s\n", argv[1]);
     usage(stderr);
     return 2;

@@ -224,26 +224,13 @@ tp_case *tp_case_build(const json_t *plan, int index, const char *backend, char 
             snprintf(err, errlen, "case %s: input %s: %s", c->name, t->name, inner);
             goto fail;
         }
-        /* Index tensors may declare the range the kernel can take: a value
-         * outside it would make the kernel write out of bounds, so the case
-         * is refused before any launch. */
-        json_t *vals = json_object_get(tj, "values");
-        if (vals && (t->dtype == TP_I32 || t->dtype == TP_I64)) {
-            int64_t lim[2];
-            for (int k = 0; k < 2; k++)
-                if (tp_expr_eval(json_string_value(json_array_get(vals, (size_t)k)), c->ndims, c->dim_names, c->dims,
-                                 &lim[k], inner, sizeof inner) != 0) {
-                    snprintf(err, errlen, "tensor %s: values: %s", t->name, inner);
-                    goto fail;
-                }
-            for (int64_t e = 0; e < t->numel; e++) {
-                int64_t v = t->dtype == TP_I32 ? ((int32_t *)t->data)[e] : ((int64_t *)t->data)[e];
-                if (v < lim[0] || v >= lim[1]) {
-                    snprintf(err, errlen, "case %s: %s[%lld] = %lld is outside the vocabulary: expected %lld <= %s < %lld",
-                             c->name, t->name, (long long)e, (long long)v, (long long)lim[0], t->name, (long long)lim[1]);
-                    goto fail;
-                }
-            }
+        int vr = tp_case_check_values(plan, c, (int)ti, inner, sizeof inner);
+        if (vr != 0) {
+            if (vr < 0)
+                snprintf(err, errlen, "%s", inner);
+            else
+                snprintf(err, errlen, "case %s: %s", c->name, inner);
+            goto fail;
         }
     }
     return c;
@@ -279,5 +266,106 @@ int tp_sha256_file(const char *path, char out[65])
     EVP_MD_CTX_free(ctx);
     for (int i = 0; i < 32; i++)
         snprintf(out + 2 * i, 3, "%02x", md[i]);
+    return 0;
+}
+
+int tp_case_check_values(const json_t *plan, const tp_case *c, int t, char *err, size_t errlen)
+{
+    const tp_tensor *tt = &c->tensors[t];
+    json_t *vals = json_object_get(json_array_get(json_object_get(plan, "tensors"), (size_t)t), "values");
+    if (!vals || (tt->dtype != TP_I32 && tt->dtype != TP_I64))
+        return 0;
+    int64_t lim[2];
+    char inner[200];
+    for (int k = 0; k < 2; k++)
+        if (tp_expr_eval(json_string_value(json_array_get(vals, (size_t)k)), c->ndims, c->dim_names, c->dims, &lim[k],
+                         inner, sizeof inner) != 0) {
+            snprintf(err, errlen, "tensor %s: values: %s", tt->name, inner);
+            return -1;
+        }
+    for (int64_t e = 0; e < tt->numel; e++) {
+        int64_t v = tt->dtype == TP_I32 ? ((int32_t *)tt->data)[e] : ((int64_t *)tt->data)[e];
+        if (v < lim[0] || v >= lim[1]) {
+            snprintf(err, errlen, "%s[%lld] = %lld is outside the vocabulary: expected %lld <= %s < %lld", tt->name,
+                     (long long)e, (long long)v, (long long)lim[0], tt->name, (long long)lim[1]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void shape_text(char *out, size_t len, int rank, const int64_t *shape)
+{
+    size_t n = (size_t)snprintf(out, len, "[");
+    for (int d = 0; d < rank && n < len; d++)
+        n += (size_t)snprintf(out + n, len - n, "%s%lld", d ? ", " : "", (long long)shape[d]);
+    if (n < len)
+        snprintf(out + n, len - n, "]");
+}
+
+int tp_case_load_input(const json_t *plan, tp_case *c, const char *name, const char *path, char sha[65],
+                       char *err, size_t errlen)
+{
+    json_t *tensors = json_object_get(plan, "tensors");
+    int t = -1;
+    char inputs[300] = "";
+    for (int k = 0; k < c->ntensors; k++) {
+        int is_input = strcmp(json_string_value(json_object_get(json_array_get(tensors, (size_t)k), "role")), "output") != 0;
+        if (is_input) {
+            size_t n = strlen(inputs);
+            snprintf(inputs + n, sizeof inputs - n, "%s%s", n ? ", " : "", c->tensors[k].name);
+        }
+        if (strcmp(c->tensors[k].name, name) == 0)
+            t = is_input ? k : -2;
+    }
+    if (t < 0) {
+        snprintf(err, errlen, "input %s: contract %s has %s tensor %s (its inputs: %s)", name,
+                 json_string_value(json_object_get(plan, "contract")), t == -2 ? "an output, not an input," : "no",
+                 name, inputs);
+        return -1;
+    }
+    tp_tensor *tt = &c->tensors[t];
+    tp_dtype dt;
+    int rank;
+    int64_t shape[4];
+    void *data;
+    char inner[600], want[120], got[120];
+    if (tp_npy_read(path, &dt, &rank, shape, &data, inner, sizeof inner) != 0) {
+        snprintf(err, errlen, "input %s: %s", name, inner);
+        return -1;
+    }
+    int64_t numel = 1;
+    for (int d = 0; d < rank; d++)
+        numel *= shape[d];
+    shape_text(want, sizeof want, tt->rank, tt->shape);
+    shape_text(got, sizeof got, rank, shape);
+    int same = rank == tt->rank;
+    for (int d = 0; same && d < rank; d++)
+        same = shape[d] == tt->shape[d];
+    if (dt != tt->dtype)
+        snprintf(err, errlen, "input %s: %s holds %s; the contract's tensor %s is %s", name, path, tp_dtype_name(dt),
+                 name, tp_dtype_name(tt->dtype));
+    else if (numel != tt->numel)
+        snprintf(err, errlen, "input %s: %s holds %lld elements; the case's shape %s needs %lld", name, path,
+                 (long long)numel, want, (long long)tt->numel);
+    else if (!same)
+        snprintf(err, errlen, "input %s: %s has shape %s; the case's shape is %s", name, path, got, want);
+    if (dt != tt->dtype || numel != tt->numel || !same) {
+        free(data);
+        return -1;
+    }
+    void *old = tt->data;
+    tt->data = data;
+    if (tp_case_check_values(plan, c, t, inner, sizeof inner) != 0) {
+        tt->data = old;
+        free(data);
+        snprintf(err, errlen, "input %s: %s: %s", name, path, inner);
+        return -1;
+    }
+    free(old);
+    if (tp_sha256_file(path, sha) != 0) {
+        snprintf(err, errlen, "input %s: %s: cannot read it again for its checksum", name, path);
+        return -1;
+    }
     return 0;
 }

@@ -26,4 +26,18 @@ int tp_plan_case_index(const json_t *plan, const char *name);
 /* Hex SHA-256 (65 bytes with the terminator) of a buffer or a file. */
 void tp_sha256_hex(const void *data, size_t len, char out[65]);
 int tp_sha256_file(const char *path, char out[65]);
+/* Index tensors may declare the range the kernel can take (`values`): a
+ * value outside it would make the kernel write out of bounds. Checks
+ * tensor `t` of the case: 0 when in range or not an index tensor with a
+ * range, 1 with the first offending element in err (tensor, index, value,
+ * expected range), -1 when the range itself cannot be evaluated. */
+int tp_case_check_values(const json_t *plan, const tp_case *c, int t, char *err, size_t errlen);
+
+/* Replaces input `name` of a built case with the contents of a .npy file,
+ * after checking it is an input of the plan, has the tensor's dtype, the
+ * case's element count and shape, and indices within `values`. Sets sha
+ * to the file's SHA-256. 0, or -1 with a refusal in err naming the tensor
+ * and what was expected; the case is unchanged then. */
+int tp_case_load_input(const json_t *plan, tp_case *c, const char *name, const char *path, char sha[65],
+                       char *err, size_t errlen);
 #endif

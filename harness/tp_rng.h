@@ -14,7 +14,8 @@
  * to reproduce every input.
  *
  * Fill grammar (values rounded to the tensor's format, binary16 or binary32,
- * ties to even):
+ * ties to even; binary16 values beyond the format saturate at +-65504, so
+ * generated inputs are always finite):
  *   normal(mu, sigma)   mu + sigma * z, z the sum of 12 uniforms minus 6
  *                       (Irwin-Hall: mean 0, variance 1, |z| <= 6; no libm)
  *   uniform(lo, hi)     lo + (hi - lo) * u, u uniform in [0, 1)

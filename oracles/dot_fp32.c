@@ -2,6 +2,7 @@
  * The proof links each C operation to one rounding (\round_float), applies
  * the standard-model axiom to it, and carries the error bound with the pure
  * lemma Err_Step of contracts/logic/dot.acsl. */
+/* wp: model=typed tiers=T1,T3 */
 #include <math.h>
 #include "dot_fp32.h"
 
@@ -21,6 +22,8 @@ float tp_dot_fp32_fma(int n, const float *a, const float *b)
         const float t = fmaf(a[k], b[k], acc);
         /*@ assert rounding: rabs(t - (acc + (real)a[k] * b[k]))
           @   <= 0x1p-24 * rabs(acc + (real)a[k] * b[k]) + 0x1p-150; */
+        /*@ assert step: err_ok(t, dot(a, b, k) + (real)a[k] * b[k],
+          @                     abs_dot(a, b, k) + rabs((real)a[k] * b[k]), k + 1); */
         acc = t;
     }
     return acc;
@@ -50,6 +53,7 @@ float tp_dot_fp32_mul_add(int n, const float *a, const float *b)
         const float t = acc + p;
         /*@ assert t_rounded: t == \round_float(\NearestEven, acc + p); */
         /*@ assert rounding: rabs(t - (acc + p)) <= 0x1p-24 * rabs(acc + p) + 0x1p-150; */
+        /*@ assert step: err_ok(t, dot(a, b, k) + p, abs_dot(a, b, k) + rabs(p), k + 1); */
         acc = t;
     }
     return acc;

@@ -7,6 +7,7 @@
  * 2^16, so every partial sum of at most 2^13 terms is a multiple of 2^-24
  * below 2^29 in magnitude: an integer times 2^-24 below 2^53, exact in
  * double whatever the order. gcc must not reassociate (no -ffast-math). */
+/* wp: model=typed+real tiers=T1,T2 */
 #include "embedding.h"
 
 void tp_embedding_gather(int n, int V, int D, const int *idx, const unsigned short *W,

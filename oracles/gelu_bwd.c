@@ -1,5 +1,6 @@
 /* GELU-backward reference: one table look-up and two exact products per end.
  * Two passes, one per output array, so that each loop writes one array. */
+/* wp: model=typed+real tiers=T1,T2 */
 #include "gelu_bwd.h"
 
 void tp_gelu_bwd_ref(int n, const uint16_t *x, const float *g, const tp_interval *exact_f,

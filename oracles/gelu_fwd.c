@@ -1,6 +1,7 @@
 /* Elementwise table lookup for GELU forward. The tables (and so all of the
  * arithmetic) come from gelu_fwd_tables.c; what is proven here is that
  * every element gets the entry of its own pattern. */
+/* wp: model=typed+real tiers=T1,T2 */
 #include "gelu_fwd.h"
 
 void tp_gelu_fwd_ref(int n, const uint16_t *x, const tp_interval *exact_y, const tp_interval *model_y,

@@ -17,6 +17,7 @@
  *
  * Loop order i, k, j: the inner loop runs over a contiguous row of B and of
  * the accumulators, so it vectorises; each row is done by tp_gemm_row. */
+/* wp: model=typed+real tiers=T1,T2 */
 #include "gemm.h"
 
 /* -O2 in gcc 12 vectorises only loops that need no scalar epilogue; the

@@ -11,6 +11,7 @@
  *  - hi sums multiples of 2^-8 with |hi| <= n 2^32 <= 2^45: below 2^53 ulps;
  *  - lo sums multiples of 2^-48 with |lo| <= n 2^-9 <= 2^4: below 2^52 ulps.
  * gcc must neither contract (-ffp-contract=off) nor reassociate these. */
+/* wp: model=typed+real tiers=T1,T2 */
 #include "layernorm.h"
 
 void tp_ln_row_sum(int n, const float *a, double *hi, double *lo)

@@ -12,6 +12,7 @@
  *  - lo sums multiples of 2^-48 with |lo| <= n*2^-9 <= 2^4: exact.
  * Built with -ffp-contract=off and without -ffast-math, so gcc neither
  * fuses nor reassociates these operations. */
+/* wp: model=typed+real tiers=T1,T2 */
 #include "softmax.h"
 
 float tp_row_max(int n, const float *x)

@@ -30,11 +30,12 @@ name=$(basename "$src" .c)
 # Which memory model proves which tiers. T2 oracles are proven with floats
 # read as reals (their exactness is argued in the source); T3 oracles keep
 # the IEEE float model and the one standard-model axiom per format.
-case $name in
-    gemm | gelu_bwd | layernorm) model=typed+real; tiers="T1 T2" ;;
-    dot_fp32) model=typed; tiers="T1 T3" ;;
-    *) die "unknown oracle '$name' (add it to the table in proofs/wp.sh)" ;;
-esac
+# Each oracle says which in one line of its source:
+#   /* wp: model=typed+real tiers=T1,T2 */
+marker=$(grep -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+ \*/' "$src")
+[ -n "$marker" ] || die "$src has no '/* wp: model=... tiers=... */' line saying how to prove it"
+model=$(echo "$marker" | sed -E 's|.*model=([a-z+]+).*|\1|')
+tiers=$(echo "$marker" | sed -E 's|.*tiers=([T0-9,]+).*|\1|; s|,| |g')
 
 # The Why3 configuration and drivers, generated from proofs/why3/ into the
 # build tree: no dependence on ~/.why3.conf.

@@ -6,14 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 archive=${1:-build/runs.tar.gz}
 shopt -s nullglob
-harnesses=(build/harnesses/cuda/harness_*)
+harnesses=()
+for f in build/harnesses/cuda/*; do
+    [ -x "$f" ] && [ -f "$f" ] && harnesses+=("$f")
+done
 if [ ${#harnesses[@]} -eq 0 ]; then
     echo "record.sh: no harness in build/harnesses/cuda (run 'ninja harnesses' first)" >&2
     exit 2
 fi
 status=0
 for h in "${harnesses[@]}"; do
-    contract=${h##*/harness_}
+    contract=${h##*/}
     echo "== $contract"
     rc=0
     "$h" --out "build/runs/cuda/$contract" || rc=$?
