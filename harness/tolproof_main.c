@@ -12,15 +12,17 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tolproof replay [--quiet] RUN_DIR...\n"
+    fprintf(f, "usage: tolproof replay [--quiet] [--case NAME] RUN_DIR...\n"
                "       tolproof summary RUN_DIR...\n"
                "       tolproof --help\n"
                "\n"
                "replay  re-derives every recorded case of each run directory (as written by a\n"
                "        harness: plan.json, results.json, outputs/CASE/TENSOR.npy): regenerates the\n"
-               "        inputs from the seeds, recomputes the exact reference, the bound and every\n"
-               "        verdict from the recorded outputs, and compares the result with\n"
-               "        results.json field by field. No GPU is needed.\n"
+               "        inputs from the seeds (or, where results.json lists \"inputs_from\", loads\n"
+               "        outputs/CASE/input_NAME.npy and checks its SHA-256), recomputes the exact\n"
+               "        reference, the bound and every verdict from the recorded outputs, and\n"
+               "        compares the result with results.json field by field. No GPU is needed.\n"
+               "        --case NAME replays only that case of each run.\n"
                "        Exit status: 0 every case re-derives identically, 1 a disagreement,\n"
                "        2 a run directory cannot be read.\n"
                "summary prints a Markdown table, one row per run directory: cases, verdicts,\n"
@@ -94,6 +96,36 @@ static int load_outputs(const char *dir, const json_t *plan, tp_case *c, char *e
     return 0;
 }
 
+/* Cases run with --input NAME=FILE record the file's SHA-256; the harness
+ * copied it to outputs/CASE/input_NAME.npy, and the case is re-derived from
+ * that copy (checked like the original) instead of from the seed. The
+ * recomputed "inputs_from" holds the copies' checksums, so a copy that is
+ * not the file the run used shows as a disagreement. */
+static int load_inputs(const char *dir, const json_t *plan, const json_t *rec, tp_case *c, json_t **from,
+                       char *err, size_t errlen)
+{
+    const json_t *want = json_object_get(rec, "inputs_from");
+    *from = NULL;
+    if (!want)
+        return 0;
+    if (!json_is_object(want)) {
+        snprintf(err, errlen, "results.json: inputs_from is not an object");
+        return -1;
+    }
+    *from = json_object();
+    const char *name;
+    json_t *v;
+    json_object_foreach((json_t *)want, name, v)
+    {
+        char path[4200], sha[65];
+        snprintf(path, sizeof path, "%s/outputs/%s/input_%s.npy", dir, c->name, name);
+        if (tp_case_load_input(plan, c, name, path, sha, err, errlen) != 0)
+            return -1;
+        json_object_set_new(*from, name, json_string(sha));
+    }
+    return 0;
+}
+
 static int replay_case(const char *dir, const json_t *plan, const char *backend, const json_t *rec, int quiet)
 {
     const char *name = json_string_value(json_object_get(rec, "case"));
@@ -106,12 +138,15 @@ static int replay_case(const char *dir, const json_t *plan, const char *backend,
     char err[800];
     tp_case *c = tp_case_build(plan, idx, backend, err, sizeof err);
     if (strcmp(verdict, "refused") == 0 || strcmp(verdict, "error") == 0) {
-        int plan_refusal = strcmp(json_string_value(json_object_get(rec, "by")), "plan") == 0;
+        const char *by = json_string_value(json_object_get(rec, "by"));
+        int plan_refusal = strcmp(by, "plan") == 0;
         int same = plan_refusal ? !c && strcmp(err, json_string_value(json_object_get(rec, "reason"))) == 0 : 1;
         tp_case_free(c);
         printf("%s - %s/%s: recorded %s (%s)%s\n", same ? "ok" : "not ok", dir, name, verdict,
                json_string_value(json_object_get(rec, "reason")),
-               same ? (plan_refusal ? ", refusal re-derived" : ", not re-derivable without the GPU")
+               same ? (plan_refusal                 ? ", refusal re-derived"
+                       : strcmp(by, "input") == 0 ? ", refused for its --input file, which a refused case does not keep"
+                                                  : ", not re-derivable without the GPU")
                     : ", but the plan does not refuse it now");
         return !same;
     }
@@ -119,13 +154,18 @@ static int replay_case(const char *dir, const json_t *plan, const char *backend,
         printf("not ok - %s/%s: the plan refuses the case now: %s\n", dir, name, err);
         return 1;
     }
-    if (load_outputs(dir, plan, c, err, sizeof err) != 0) {
+    json_t *from = NULL;
+    if (load_inputs(dir, plan, rec, c, &from, err, sizeof err) != 0 || load_outputs(dir, plan, c, err, sizeof err) != 0) {
         tp_case_free(c);
+        json_decref(from);
         printf("not ok - %s/%s: %s\n", dir, name, err);
         return 1;
     }
     json_t *now = tp_check_case(plan, c, err, sizeof err);
     tp_case_free(c);
+    if (now && from)
+        json_object_set(now, "inputs_from", from);
+    json_decref(from);
     if (!now) {
         printf("not ok - %s/%s: %s\n", dir, name, err);
         return 1;
@@ -144,7 +184,7 @@ static int replay_case(const char *dir, const json_t *plan, const char *backend,
     return differs;
 }
 
-static int replay_dir(const char *dir, int quiet, int *ncases)
+static int replay_dir(const char *dir, int quiet, const char *only, int *ncases)
 {
     char path[4200], err[600];
     snprintf(path, sizeof path, "%s/plan.json", dir);
@@ -167,6 +207,8 @@ static int replay_dir(const char *dir, int quiet, int *ncases)
     json_t *rec;
     json_array_foreach(json_object_get(res, "cases"), i, rec)
     {
+        if (only && strcmp(only, json_string_value(json_object_get(rec, "case"))) != 0)
+            continue;
         bad |= replay_case(dir, plan, backend ? backend : "cuda", rec, quiet);
         (*ncases)++;
     }
@@ -183,12 +225,21 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "replay") == 0) {
         int quiet = 0, status = 0, ndirs = 0, ncases = 0;
+        const char *only = NULL;
         for (int i = 2; i < argc; i++) {
             if (strcmp(argv[i], "--quiet") == 0) {
                 quiet = 1;
                 continue;
             }
-            int s = replay_dir(argv[i], quiet, &ncases);
+            if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+                only = argv[++i];
+                continue;
+            }
+            /* "dir/" and "dir" name the same run: report it one way */
+            size_t len = strlen(argv[i]);
+            while (len > 1 && argv[i][len - 1] == '/')
+                argv[i][--len] = 0;
+            int s = replay_dir(argv[i], quiet, only, &ncases);
             status = status > s ? status : s;
             ndirs++;
         }

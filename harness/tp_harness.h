@@ -42,7 +42,10 @@ typedef struct tp_run tp_run;
 
 /* Parses: --out DIR (default build/runs/<backend>/<contract>), --case NAME
  * (repeatable), --list, --reps N (timed launches, default 20), --root DIR
- * (repository root for the fingerprint check, default "."), --help.
+ * (repository root for the fingerprint check, default "."), --input
+ * NAME=FILE.npy (repeatable: the case's input NAME is the file's contents),
+ * --dump-inputs (also write every input as outputs/CASE/input_NAME.npy),
+ * --help.
  * Refuses (NULL, message on stderr) when the kernel source on disk no
  * longer matches kernel_sha256. */
 tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info);
@@ -52,8 +55,10 @@ int tp_run_ncases(const tp_run *run);
 int tp_run_case_selected(const tp_run *run, int i);
 int tp_run_reps(const tp_run *run);
 /* Validates the case (sizes, lengths, the contract's requirements), then
- * generates inputs and poisons outputs (all bits set: NaN). Returns NULL
- * after recording a refusal (message names the tensor and expected size). */
+ * generates inputs, replaces those given by --input (dtype, element count,
+ * shape and index range checked against the case) and poisons outputs (all
+ * bits set: NaN). Returns NULL after recording a refusal, before any launch
+ * (message names the tensor and expected size; "by" is "plan" or "input"). */
 tp_case *tp_run_case_begin(tp_run *run, int i);
 /* Record a refusal found by the harness itself (e.g. a launch limit). */
 void tp_run_case_refuse(tp_run *run, int i, const char *why);

@@ -116,7 +116,11 @@ tp_case *tp_case_build(const json_t *plan, int index, const char *backend, char 
         const char *name = json_string_value(dn);
         json_t *v = json_object_get(cdims, name);
         if (!json_is_integer(v) || json_integer_value(v) <= 0) {
-            snprintf(err, errlen, "case %s: dim %s must be a positive integer", c->name, name);
+            if (json_is_integer(v))
+                snprintf(err, errlen, "case %s: dim %s is %lld (expected a positive integer)", c->name, name,
+                         (long long)json_integer_value(v));
+            else
+                snprintf(err, errlen, "case %s: dim %s must be a positive integer", c->name, name);
             goto fail;
         }
         c->dim_names[c->ndims] = name;
@@ -319,9 +323,13 @@ int tp_case_load_input(const json_t *plan, tp_case *c, const char *name, const c
             t = is_input ? k : -2;
     }
     if (t < 0) {
-        snprintf(err, errlen, "input %s: contract %s has %s tensor %s (its inputs: %s)", name,
-                 json_string_value(json_object_get(plan, "contract")), t == -2 ? "an output, not an input," : "no",
-                 name, inputs);
+        const char *contract = json_string_value(json_object_get(plan, "contract"));
+        if (t == -2)
+            snprintf(err, errlen, "input %s: %s is an output of contract %s, not an input (its inputs: %s)", name,
+                     name, contract, inputs);
+        else
+            snprintf(err, errlen, "input %s: contract %s has no tensor %s (its inputs: %s)", name, contract, name,
+                     inputs);
         return -1;
     }
     tp_tensor *tt = &c->tensors[t];
@@ -331,7 +339,9 @@ int tp_case_load_input(const json_t *plan, tp_case *c, const char *name, const c
     void *data;
     char inner[600], want[120], got[120];
     if (tp_npy_read(path, &dt, &rank, shape, &data, inner, sizeof inner) != 0) {
-        snprintf(err, errlen, "input %s: %s", name, inner);
+        shape_text(want, sizeof want, tt->rank, tt->shape);
+        snprintf(err, errlen, "input %s: %s (expected %lld %s elements, shape %s)", name, inner,
+                 (long long)tt->numel, tp_dtype_name(tt->dtype), want);
         return -1;
     }
     int64_t numel = 1;

@@ -23,16 +23,30 @@ struct tp_run {
     json_t *timing;  /* not reproducible */
     tp_case *current;
     int errors;
+    /* --input NAME=FILE: replaces a generated input of every selected case */
+    struct {
+        const char *name, *path;
+    } inputs[8];
+    int ninputs;
+    int dump_inputs;
+    json_t *inputs_from; /* of the current case: {NAME: sha256 of FILE} */
 };
 
 static void usage(const tp_harness_info *info, FILE *f)
 {
     fprintf(f,
-            "usage: harness_%s [--out DIR] [--case NAME]... [--reps N] [--root DIR] [--list] [--help]\n"
+            "usage: harness_%s [--out DIR] [--case NAME]... [--reps N] [--root DIR]\n"
+            "       [--input NAME=FILE.npy]... [--dump-inputs] [--list] [--help]\n"
             "Runs kernel %s (%s) on every case of contract %s, checks every output element\n"
             "against the exact reference and the bound of the contract's numeric model, and writes\n"
             "DIR/results.json, results.tap, results.md, timing.json, plan.json and the\n"
             "outputs as DIR/outputs/CASE/TENSOR.npy (default DIR: build/runs/%s/%s).\n"
+            "--input NAME=FILE.npy replaces input tensor NAME of each selected case (use with\n"
+            "--case) by the file's contents; a file whose dtype, element count, shape or index\n"
+            "range does not fit the case refuses the case before any launch. The file is copied\n"
+            "to DIR/outputs/CASE/input_NAME.npy and its SHA-256 recorded (\"inputs_from\"), so\n"
+            "`tolproof replay` re-derives the case from it. --dump-inputs also writes every\n"
+            "generated input there.\n"
             "Exit status: 0 every case within its bound, 1 a violation, 2 an error or refusal,\n"
             "3 no GPU.\n",
             info->contract, info->kernel_source, info->backend, info->contract, info->backend, info->contract);
@@ -71,6 +85,28 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
                 fprintf(stderr, "--reps %s: expected an integer from 1 to 10000\n", argv[i]);
                 return NULL;
             }
+        } else if (strcmp(a, "--dump-inputs") == 0) {
+            run->dump_inputs = 1;
+        } else if (strcmp(a, "--input") == 0 && more) {
+            const char *spec = argv[++i], *eq = strchr(spec, '=');
+            if (!eq || eq == spec || !eq[1] || eq - spec > 63) {
+                fprintf(stderr, "--input %s: expected NAME=FILE.npy (NAME an input tensor of contract %s)\n", spec,
+                        info->contract);
+                return NULL;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
+            for (int k = 0; k < run->ninputs; k++)
+                if (strcmp(run->inputs[k].name, name) == 0) {
+                    fprintf(stderr, "--input %s: tensor %s is given twice\n", spec, name);
+                    return NULL;
+                }
+            if (run->ninputs == 8) {
+                fprintf(stderr, "--input %s: at most 8 --input options\n", spec);
+                return NULL;
+            }
+            run->inputs[run->ninputs].name = strdup(name);
+            run->inputs[run->ninputs++].path = eq + 1;
         } else if (strcmp(a, "--case") == 0 && more) {
             const char *name = argv[++i];
             if (tp_plan_case_index(run->plan, name) < 0) {
@@ -157,12 +193,57 @@ static void record_other(tp_run *run, int i, const char *verdict, const char *by
 
 tp_case *tp_run_case_begin(tp_run *run, int i)
 {
-    char err[600];
+    char err[1200];
     tp_case_free(run->current);
+    json_decref(run->inputs_from);
+    run->inputs_from = NULL;
     run->current = tp_case_build(run->plan, i, run->info->backend, err, sizeof err);
-    if (!run->current)
+    if (!run->current) {
         record_other(run, i, "refused", "plan", err);
+        return NULL;
+    }
+    if (run->ninputs)
+        run->inputs_from = json_object();
+    for (int k = 0; k < run->ninputs; k++) {
+        char sha[65];
+        if (tp_case_load_input(run->plan, run->current, run->inputs[k].name, run->inputs[k].path, sha, err,
+                               sizeof err) != 0) {
+            record_other(run, i, "refused", "input", err);
+            tp_case_free(run->current);
+            run->current = NULL;
+            return NULL;
+        }
+        json_object_set_new(run->inputs_from, run->inputs[k].name, json_string(sha));
+    }
     return run->current;
+}
+
+/* Copies a --input file next to the outputs, through a temporary name so
+ * that a file given from that very place survives; the copy must still
+ * have the checksum the case was built from. */
+static int copy_input(const char *from, const char *to, const char *sha, char *err, size_t errlen)
+{
+    char tmp[4500], got[65];
+    snprintf(tmp, sizeof tmp, "%s.tmp", to);
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(tmp, "wb") : NULL;
+    int ok = in && out;
+    char buf[1 << 16];
+    size_t n;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, n, out) == n;
+    ok = ok && !ferror(in);
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        ok = 0;
+    ok = ok && tp_sha256_file(tmp, got) == 0 && strcmp(got, sha) == 0 && rename(tmp, to) == 0;
+    if (!ok) {
+        remove(tmp);
+        snprintf(err, errlen, "input file %s could not be copied to %s unchanged (sha256 %s expected)", from, to,
+                 sha);
+        return -1;
+    }
+    return 0;
 }
 
 void tp_run_case_refuse(tp_run *run, int i, const char *why) { record_other(run, i, "refused", "harness", why); }
@@ -171,7 +252,7 @@ void tp_run_case_error(tp_run *run, int i, const char *what) { record_other(run,
 void tp_run_case_end(tp_run *run, int i, double ms, int reps)
 {
     tp_case *c = run->current;
-    char err[600], dir[4200], path[4400];
+    char err[1200], dir[4200], path[4400];
     snprintf(dir, sizeof dir, "%s/outputs/%s", run->out, c->name);
     tp_mkdirs(dir);
     json_t *tensors = json_object_get(run->plan, "tensors");
@@ -183,14 +264,35 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
         if (tp_npy_write(path, c->tensors[t].dtype, c->tensors[t].rank, c->tensors[t].shape, c->tensors[t].data) != 0)
             fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
     }
-    json_t *cr = tp_check_case(run->plan, c, err, sizeof err);
+    int copied = 1;
+    for (int t = 0; t < c->ntensors; t++) {
+        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
+        if (strcmp(role, "output") == 0)
+            continue;
+        const tp_tensor *tt = &c->tensors[t];
+        snprintf(path, sizeof path, "%s/input_%s.npy", dir, tt->name);
+        json_t *sha = json_object_get(run->inputs_from, tt->name);
+        if (sha) {
+            for (int k = 0; k < run->ninputs; k++)
+                if (strcmp(run->inputs[k].name, tt->name) == 0 &&
+                    copy_input(run->inputs[k].path, path, json_string_value(sha), err, sizeof err) != 0)
+                    copied = 0;
+        } else if (run->dump_inputs && tp_npy_write(path, tt->dtype, tt->rank, tt->shape, tt->data) != 0)
+            fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
+    }
+    json_t *cr = copied ? tp_check_case(run->plan, c, err, sizeof err) : NULL;
     if (!cr)
-        record_other(run, i, "error", "checker", err);
-    else
+        record_other(run, i, "error", copied ? "checker" : "input", err);
+    else {
+        if (run->inputs_from)
+            json_object_set(cr, "inputs_from", run->inputs_from);
         record(run, cr);
+    }
     json_object_set_new(run->timing, c->name, json_pack("{s:f,s:i}", "kernel_ms_median", ms, "reps", reps));
     tp_case_free(c);
     run->current = NULL;
+    json_decref(run->inputs_from);
+    run->inputs_from = NULL;
 }
 
 int tp_run_close(tp_run *run)
@@ -233,6 +335,10 @@ int tp_run_close(tp_run *run)
     json_decref(run->results);
     json_decref(run->timing);
     json_decref(run->plan);
+    json_decref(run->inputs_from);
+    tp_case_free(run->current);
+    for (int k = 0; k < run->ninputs; k++)
+        free((char *)run->inputs[k].name);
     free(run);
     return status;
 }

@@ -10,37 +10,66 @@
 /* wp: model=typed+real tiers=T1,T2 */
 #include "embedding.h"
 
+/* One row of the gather. Its own contract leaves the caller only a frame
+ * argument per row: the provers never see a write to out next to a read of
+ * W or init, which share out's memory type. */
+/*@ requires len: 0 <= D;
+  @ requires valid_src: \valid_read(src + (0 .. D - 1));
+  @ requires valid_dst: \valid(dst + (0 .. D - 1));
+  @ requires separated: \separated(dst + (0 .. D - 1), src + (0 .. D - 1));
+  @ assigns dst[0 .. D - 1];
+  @ ensures copied: \forall integer j; 0 <= j < D ==> dst[j] == \old(src[j]);
+  @*/
+static void copy_row(unsigned short *dst, const unsigned short *src, int D)
+{
+    /*@ loop invariant range: 0 <= d <= D;
+      @ loop invariant copied: \forall integer j; 0 <= j < d ==> dst[j] == \at(src[j], Pre);
+      @ loop invariant src_kept: \forall integer j; 0 <= j < D ==> src[j] == \at(src[j], Pre);
+      @ loop assigns d, dst[0 .. D - 1];
+      @ loop variant D - d;
+      @*/
+    for (int d = 0; d < D; d++)
+        dst[d] = src[d];
+}
+
 void tp_embedding_gather(int n, int V, int D, const int *idx, const unsigned short *W,
                          const unsigned short *init, unsigned short *out)
 {
+    /* Rows done so far hold the lookup of the tables as they were on entry;
+     * the tables themselves stay as they were (only out is written). */
     /*@ loop invariant range: 0 <= i <= n;
       @ loop invariant done: \forall integer r, d; 0 <= r < i && 0 <= d < D ==>
-      @   out[flat(D, r, d)] == gather_entry(idx, W, init, V, D, r, d);
+      @   out[flat(D, r, d)] == gather_entry{Pre}(idx, W, init, V, D, r, d);
+      @ loop invariant W_kept: \forall integer k; 0 <= k < V*D ==> W[k] == \at(W[k], Pre);
+      @ loop invariant init_kept: \forall integer k; 0 <= k < n*D ==> init[k] == \at(init[k], Pre);
       @ loop assigns i, out[0 .. n*D - 1];
       @ loop variant n - i;
       @*/
     for (int i = 0; i < n; i++) {
         const int r = idx[i];
-        const int hit = 0 <= r && r < V;
         /*@ assert rows_before: \forall integer q, j; 0 <= q < i && 0 <= j < D ==> flat(D, q, j) + 1 <= flat(D, i, 0); */
         /*@ assert row_out: flat(D, i, D) <= flat(D, n, 0); */
-        /*@ assert row_W: hit ==> flat(D, r, D) <= flat(D, V, 0); */
-        /*@ loop invariant range: 0 <= d <= D;
-          @ loop invariant old_rows: \forall integer q, j; 0 <= q < i && 0 <= j < D ==>
-          @   out[flat(D, q, j)] == gather_entry(idx, W, init, V, D, q, j);
-          @ loop invariant this_row: \forall integer j; 0 <= j < d ==>
-          @   out[flat(D, i, j)] == (hit ? W[flat(D, r, j)] : init[flat(D, i, j)]);
-          @ loop assigns d, out[flat(D, i, 0) .. flat(D, i, D) - 1];
-          @ loop variant D - d;
-          @*/
-        for (int d = 0; d < D; d++) {
-            /*@ assert at: i*D + d == flat(D, i, d); */
-            /*@ assert fresh: \forall integer q, j; 0 <= q < i && 0 <= j < D ==> flat(D, q, j) < flat(D, i, d); */
-            out[i * D + d] = hit ? W[r * D + d] : init[i * D + d];
+        /*@ assert row_out_int: 0 <= i * D && i * D + D <= n * D; */
+        if (0 <= r && r < V) {
+            /*@ assert row_W: flat(D, r, D) <= flat(D, V, 0); */
+            /*@ assert row_W_int: 0 <= r * D && r * D + D <= V * D; */
+            /*@ assert hit_row: \forall integer j; 0 <= j < D ==>
+              @   W[r * D + j] == gather_entry{Pre}(idx, W, init, V, D, i, j); */
+            copy_row(out + i * D, W + r * D, D);
+            /*@ assert hit_done: \forall integer j; 0 <= j < D ==>
+              @   out[i * D + j] == gather_entry{Pre}(idx, W, init, V, D, i, j); */
+        } else {
+            /*@ assert miss_row: \forall integer j; 0 <= j < D ==>
+              @   init[i * D + j] == gather_entry{Pre}(idx, W, init, V, D, i, j); */
+            copy_row(out + i * D, init + i * D, D);
+            /*@ assert miss_done: \forall integer j; 0 <= j < D ==>
+              @   out[i * D + j] == gather_entry{Pre}(idx, W, init, V, D, i, j); */
         }
-        /*@ assert row_done: \forall integer j; 0 <= j < D ==>
-          @   out[flat(D, i, j)] == gather_entry(idx, W, init, V, D, i, j); */
+        /*@ assert new_row: \forall integer j; 0 <= j < D ==>
+          @   out[flat(D, i, j)] == gather_entry{Pre}(idx, W, init, V, D, i, j); */
     }
+    /*@ assert tables_kept: \forall integer i, d; 0 <= i < n && 0 <= d < D ==>
+      @   gather_entry(idx, W, init, V, D, i, d) == gather_entry{Pre}(idx, W, init, V, D, i, d); */
 }
 
 void tp_embedding_scatter(int n, int V, int D, const int *idx, const float *g, double *S)
@@ -72,6 +101,7 @@ void tp_embedding_scatter(int n, int V, int D, const int *idx, const float *g, d
             continue;
         /*@ assert row_g: flat(D, i, D) <= flat(D, n, 0); */
         /*@ assert row_S: flat(D, r, D) <= flat(D, V, 0); */
+        /*@ assert row_S_int: 0 <= r * D && r * D + D <= V * D; */
         /*@ assert other: \forall integer v, j, d; 0 <= v < V && 0 <= j < D && 0 <= d < D && v != r ==>
           @   flat(D, v, j) < flat(D, r, d) || flat(D, r, d) < flat(D, v, j); */
         /*@ loop invariant range: 0 <= d <= D;

@@ -28,9 +28,9 @@ for m in fp16_accumulate drop_last_term; do
 done
 
 gelu=build/gen/gelu_bwd.plan.json
-"$emu" "$gelu" "$tmp/gelu" --case normal >/dev/null 2>"$tmp/gelu.log"
+"$emu" "$gelu" "$tmp/gelu" --case normal_65536 >/dev/null 2>"$tmp/gelu.log"
 ok $? "emulated GELU backward (host tanhf) passes its normal case"
-"$emu" "$gelu" "$tmp/gelu_bad" --case normal --mutant wrong_constant >/dev/null 2>&1
+"$emu" "$gelu" "$tmp/gelu_bad" --case normal_65536 --mutant wrong_constant >/dev/null 2>&1
 [ $? = 1 ]; ok $? "GELU backward with c = 0.7978 is caught"
 
 # flip one byte in the data part of an output tensor
@@ -64,13 +64,14 @@ else
     ok $? "every recorded GPU run (${#runs[@]}) re-derives"
     for r in "${runs[@]}"; do
         cp -r "$r" "$tmp/rec_copy"
-        npy=$(find "$tmp/rec_copy/outputs" -name '*.npy' | sort | head -n 1)
+        npy=$(find "$tmp/rec_copy/outputs" -name '*.npy' ! -name 'input_*' | sort | head -n 1)
+        case_name=$(basename "$(dirname "$npy")")
         size=$(stat -c %s "$npy")
         # flip the last byte of the first output: a real value, not padding
         last=$(od -An -tu1 -j $((size - 1)) -N1 "$npy" | tr -d ' ')
         printf "$(printf '\\%03o' $(((last + 1) % 256)))" | dd of="$npy" bs=1 seek=$((size - 1)) conv=notrunc status=none
-        "$tp" replay "$tmp/rec_copy" >/dev/null
-        [ $? = 1 ]; ok $? "a tampered copy of $r fails the replay"
+        "$tp" replay --case "$case_name" "$tmp/rec_copy" >/dev/null
+        [ $? = 1 ]; ok $? "a tampered copy of $r (case $case_name) fails the replay"
         rm -rf "$tmp/rec_copy"
     done
 fi

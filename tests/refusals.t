@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Bad input is refused before any launch, through the runtime every
+# generated harness uses (the kernel emulated on the CPU): a zero dim, a
+# tile-multiple violation, an index outside the vocabulary, and --input
+# files that are an output, truncated, or of the wrong element count,
+# shape, dtype or index range. Each refusal exits 2, names the tensor (or
+# dim) and what was expected, is recorded in results.json as refused with
+# that reason, and leaves nothing under outputs/ for the case. A correct
+# --input file gives the same verdict as the seeded case, and both replay.
+set -u
+cd "$(dirname "$0")/.."
+tp=build/tolproof emu=build/tests/tool_emulate
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+
+# refused NAME CASE BY PATTERN PLAN ARGS...: runs the emulator on PLAN into
+# $tmp/NAME and checks the exit status, the message on stderr, the record
+# in results.json and that outputs/CASE does not exist.
+refused() {
+    local name=$1 case=$2 by=$3 pattern=$4 plan=$5
+    shift 5
+    local out="$tmp/$name"
+    "$emu" "$plan" "$out" --case "$case" "$@" >/dev/null 2>"$out.log"
+    local rc=$?
+    [ "$rc" = 2 ]; ok $? "$name: refused with exit status 2 (got $rc)"
+    grep -qF -- "$pattern" "$out.log"; ok $? "$name: the message says '$pattern'"
+    local res="$out/results.json"
+    [ "$(grep -c '"verdict":' "$res")" = 1 ] && grep -qF "\"case\": \"$case\"" "$res" &&
+        grep -qF '"verdict": "refused"' "$res" && grep -qF "\"by\": \"$by\"" "$res" &&
+        grep -F '"reason":' "$res" | grep -qF -- "$pattern"
+    ok $? "$name: results.json records case $case as refused by $by with that reason"
+    [ ! -e "$out/outputs/$case" ]; ok $? "$name: nothing written under outputs/$case"
+}
+
+gemm=build/gen/gemm_fwd.plan.json
+emb=build/gen/embedding_bwd.plan.json
+
+# a zero dim, in a copy of the plan (case tiny_1x1x1 has M = 1)
+sed '0,/"M": 1,/s//"M": 0,/' "$gemm" >"$tmp/gemm_zero.plan.json"
+grep -q '"M": 0,' "$tmp/gemm_zero.plan.json"; ok $? "the copied plan has a case with M = 0"
+refused zero_dim tiny_1x1x1 plan "case tiny_1x1x1: dim M is 0 (expected a positive integer)" "$tmp/gemm_zero.plan.json"
+
+# a tile-multiple violation and an index outside the vocabulary, from the contracts
+refused tile_multiple refused_m100 plan "M and K must be multiples of 16" build/gen/gemm_bwd_a.plan.json
+refused vocabulary refused_out_of_range plan "is outside the vocabulary: expected 0 <= idx < 10" "$emb"
+
+# inputs to feed back: every generated input of a few cases
+"$emu" "$gemm" "$tmp/seeded" --case normal_64 --dump-inputs >/dev/null 2>&1
+ok $? "gemm_fwd normal_64 passes with --dump-inputs"
+[ -f "$tmp/seeded/outputs/normal_64/input_A.npy" ] && [ -f "$tmp/seeded/outputs/normal_64/input_B.npy" ]
+ok $? "--dump-inputs writes outputs/normal_64/input_A.npy and input_B.npy"
+"$emu" "$gemm" "$tmp/dump" --case ragged_100x37x250 --case special_64x64x32 --dump-inputs >/dev/null 2>&1
+"$emu" "$emb" "$tmp/edump" --case uniform_4096x256 --dump-inputs >/dev/null 2>&1
+ok $? "embedding_bwd uniform_4096x256 passes with --dump-inputs"
+a64="$tmp/seeded/outputs/normal_64/input_A.npy"
+idx="$tmp/edump/outputs/uniform_4096x256/input_idx.npy"
+
+refused input_count normal_64 input \
+    "input A: $tmp/dump/outputs/ragged_100x37x250/input_A.npy holds 25000 elements; the case's shape [64, 64] needs 4096" \
+    "$gemm" --input A="$tmp/dump/outputs/ragged_100x37x250/input_A.npy"
+refused input_shape special_64x64x32 input \
+    "input A: $tmp/dump/outputs/special_64x64x32/input_B.npy has shape [32, 64]; the case's shape is [64, 32]" \
+    "$gemm" --input A="$tmp/dump/outputs/special_64x64x32/input_B.npy"
+refused input_dtype uniform_4096x256 input "input gout: $idx holds i32; the contract's tensor gout is f16" \
+    "$emb" --input gout="$idx"
+refused input_output normal_64 input "input C: C is an output of contract gemm_fwd, not an input (its inputs: A, B)" \
+    "$gemm" --input C="$a64"
+head -c 1000 "$a64" >"$tmp/trunc.npy"
+refused input_truncated normal_64 input \
+    "input A: $tmp/trunc.npy: truncated (the header or the data ends early) (expected 4096 f16 elements, shape [64, 64])" \
+    "$gemm" --input A="$tmp/trunc.npy"
+printf 'not a tensor\n' >"$tmp/text.npy"
+refused input_not_npy normal_64 input "input A: $tmp/text.npy: not a .npy file" "$gemm" --input A="$tmp/text.npy"
+# indices drawn from [0, 1024) fed to a case whose vocabulary is [0, 1000)
+refused input_vocabulary zipf_4096x256 input "is outside the vocabulary: expected 0 <= idx < 1000" \
+    "$emb" --input idx="$idx"
+refused input_missing normal_64 input "input A: $tmp/none.npy: cannot open" "$gemm" --input A="$tmp/none.npy"
+
+# correct files: the same verdict, recorded with the files' checksums, and replayable
+"$emu" "$gemm" "$tmp/fed" --case normal_64 --input A="$a64" --input B="$tmp/seeded/outputs/normal_64/input_B.npy" \
+    >/dev/null 2>&1
+ok $? "gemm_fwd normal_64 passes with both inputs from files"
+cmp -s "$tmp/seeded/outputs/normal_64/C.npy" "$tmp/fed/outputs/normal_64/C.npy"
+ok $? "the output is the same bits as from the seeded inputs"
+strip() { sed '/"inputs_from": {/,/},/d' "$1/results.json"; }
+diff <(strip "$tmp/seeded") <(strip "$tmp/fed") >/dev/null
+ok $? "results.json is the same apart from inputs_from"
+sha=$(sha256sum "$a64" | cut -d' ' -f1)
+grep -q "\"A\": \"$sha\"" "$tmp/fed/results.json"; ok $? "results.json records the SHA-256 of the A file"
+cmp -s "$a64" "$tmp/fed/outputs/normal_64/input_A.npy"; ok $? "the A file is copied to outputs/normal_64/input_A.npy"
+"$tp" replay "$tmp/seeded" "$tmp/fed" >"$tmp/replay.log"
+ok $? "both runs replay"
+grep -q "fed/normal_64: re-derived" "$tmp/replay.log"; ok $? "the run from files re-derives its case"
+
+"$emu" "$emb" "$tmp/efed" --case uniform_4096x256 --input idx="$idx" >/dev/null 2>&1
+ok $? "embedding_bwd uniform_4096x256 passes with its indices from a file"
+"$tp" replay "$tmp/efed" >/dev/null; ok $? "and replays"
+
+# replay builds the case from the copied file: a different copy is a disagreement
+cp -r "$tmp/fed" "$tmp/fed_edit"
+cp "$tmp/seeded/outputs/normal_64/input_B.npy" "$tmp/fed_edit/outputs/normal_64/input_A.npy"
+"$tp" replay "$tmp/fed_edit" >"$tmp/edit.log"
+[ $? = 1 ]; ok $? "a replaced input file fails the replay"
+grep -q "normal_64.*inputs_from" "$tmp/edit.log"; ok $? "the failure names inputs_from"
+cp -r "$tmp/fed" "$tmp/fed_gone"
+rm "$tmp/fed_gone/outputs/normal_64/input_A.npy"
+"$tp" replay "$tmp/fed_gone" >/dev/null
+[ $? = 1 ]; ok $? "a missing input file fails the replay"
+
+# argument errors are refused before any case
+"$emu" "$gemm" "$tmp/bad_arg" --case normal_64 --input A >/dev/null 2>"$tmp/bad_arg.log"
+[ $? = 2 ] && grep -q "expected NAME=FILE.npy" "$tmp/bad_arg.log"; ok $? "--input without NAME=FILE is refused"
+"$emu" "$gemm" "$tmp/twice" --case normal_64 --input A="$a64" --input A="$a64" >/dev/null 2>"$tmp/twice.log"
+[ $? = 2 ] && grep -q "given twice" "$tmp/twice.log"; ok $? "--input naming a tensor twice is refused"
+echo "1..$n"
+exit $((failed > 0))
