@@ -1,9 +1,13 @@
 /* The tolproof command: re-checks recorded runs without a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "tp_check.h"
+#include "tp_checkcmd.h"
 #include "tp_npy.h"
 #include "tp_plan.h"
+#include "tp_replay.h"
 #include "tp_report.h"
+#include "tp_bundle.h"
+#include "tp_audit.h"
 #include "tp_summary.h"
 
 #include <stdio.h>
@@ -14,6 +18,9 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: tolproof replay [--quiet] [--case NAME] RUN_DIR...\n"
                "       tolproof summary RUN_DIR...\n"
+               "       tolproof bundle --out DIR [--proofs DIR] [--tap FILE] [--schema FILE] RUN_DIR...\n"
+               "       tolproof audit [--quiet] BUNDLE_DIR|BUNDLE.tar.gz\n"
+               "%s"
                "       tolproof --help\n"
                "\n"
                "replay  re-derives every recorded case of each run directory (as written by a\n"
@@ -27,194 +34,18 @@ static void usage(FILE *f)
                "        2 a run directory cannot be read.\n"
                "summary prints a Markdown table, one row per run directory: cases, verdicts,\n"
                "        the largest err/bound of passing cases, the claim audit and the first\n"
-               "        violation.\n");
-}
-
-/* The first path at which two JSON values differ, for the report. */
-static int first_difference(const json_t *a, const json_t *b, char *path, size_t len)
-{
-    if (json_equal((json_t *)a, (json_t *)b))
-        return 0;
-    if (json_is_object(a) && json_is_object(b)) {
-        const char *k;
-        json_t *v;
-        json_object_foreach((json_t *)a, k, v)
-        {
-            size_t n = strlen(path);
-            snprintf(path + n, len - n, ".%s", k);
-            if (first_difference(v, json_object_get(b, k), path, len))
-                return 1;
-            path[n] = 0;
-        }
-        json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k))
-        {
-            size_t n = strlen(path);
-            snprintf(path + n, len - n, ".%s (only in the recomputation)", k);
-            return 1;
-        }
-    }
-    if (json_is_array(a) && json_is_array(b) && json_array_size(a) == json_array_size(b)) {
-        for (size_t i = 0; i < json_array_size(a); i++) {
-            size_t n = strlen(path);
-            snprintf(path + n, len - n, "[%zu]", i);
-            if (first_difference(json_array_get(a, i), json_array_get(b, i), path, len))
-                return 1;
-            path[n] = 0;
-        }
-    }
-    return 1;
-}
-
-static int load_outputs(const char *dir, const json_t *plan, tp_case *c, char *err, size_t errlen)
-{
-    json_t *tensors = json_object_get(plan, "tensors");
-    for (int t = 0; t < c->ntensors; t++) {
-        if (strcmp(json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role")), "output") != 0)
-            continue;
-        tp_tensor *tt = &c->tensors[t];
-        char path[4200], inner[600];
-        snprintf(path, sizeof path, "%s/outputs/%s/%s.npy", dir, c->name, tt->name);
-        tp_dtype dt;
-        int rank;
-        int64_t shape[4];
-        void *data;
-        if (tp_npy_read(path, &dt, &rank, shape, &data, inner, sizeof inner) != 0) {
-            snprintf(err, errlen, "%s", inner);
-            return -1;
-        }
-        int same = dt == tt->dtype && rank == tt->rank;
-        for (int d = 0; same && d < rank; d++)
-            same = shape[d] == tt->shape[d];
-        if (!same) {
-            free(data);
-            snprintf(err, errlen, "%s: dtype or shape differs from the plan's tensor %s", path, tt->name);
-            return -1;
-        }
-        free(tt->data);
-        tt->data = data;
-    }
-    return 0;
-}
-
-/* Cases run with --input NAME=FILE record the file's SHA-256; the harness
- * copied it to outputs/CASE/input_NAME.npy, and the case is re-derived from
- * that copy (checked like the original) instead of from the seed. The
- * recomputed "inputs_from" holds the copies' checksums, so a copy that is
- * not the file the run used shows as a disagreement. */
-static int load_inputs(const char *dir, const json_t *plan, const json_t *rec, tp_case *c, json_t **from,
-                       char *err, size_t errlen)
-{
-    const json_t *want = json_object_get(rec, "inputs_from");
-    *from = NULL;
-    if (!want)
-        return 0;
-    if (!json_is_object(want)) {
-        snprintf(err, errlen, "results.json: inputs_from is not an object");
-        return -1;
-    }
-    *from = json_object();
-    const char *name;
-    json_t *v;
-    json_object_foreach((json_t *)want, name, v)
-    {
-        char path[4200], sha[65];
-        snprintf(path, sizeof path, "%s/outputs/%s/input_%s.npy", dir, c->name, name);
-        if (tp_case_load_input(plan, c, name, path, sha, err, errlen) != 0)
-            return -1;
-        json_object_set_new(*from, name, json_string(sha));
-    }
-    return 0;
-}
-
-static int replay_case(const char *dir, const json_t *plan, const char *backend, const json_t *rec, int quiet)
-{
-    const char *name = json_string_value(json_object_get(rec, "case"));
-    const char *verdict = json_string_value(json_object_get(rec, "verdict"));
-    int idx = name ? tp_plan_case_index(plan, name) : -1;
-    if (idx < 0) {
-        printf("not ok - %s: case %s is not in plan.json\n", dir, name ? name : "(unnamed)");
-        return 1;
-    }
-    char err[800];
-    tp_case *c = tp_case_build(plan, idx, backend, err, sizeof err);
-    if (strcmp(verdict, "refused") == 0 || strcmp(verdict, "error") == 0) {
-        const char *by = json_string_value(json_object_get(rec, "by"));
-        int plan_refusal = strcmp(by, "plan") == 0;
-        int same = plan_refusal ? !c && strcmp(err, json_string_value(json_object_get(rec, "reason"))) == 0 : 1;
-        tp_case_free(c);
-        printf("%s - %s/%s: recorded %s (%s)%s\n", same ? "ok" : "not ok", dir, name, verdict,
-               json_string_value(json_object_get(rec, "reason")),
-               same ? (plan_refusal                 ? ", refusal re-derived"
-                       : strcmp(by, "input") == 0 ? ", refused for its --input file, which a refused case does not keep"
-                                                  : ", not re-derivable without the GPU")
-                    : ", but the plan does not refuse it now");
-        return !same;
-    }
-    if (!c) {
-        printf("not ok - %s/%s: the plan refuses the case now: %s\n", dir, name, err);
-        return 1;
-    }
-    json_t *from = NULL;
-    if (load_inputs(dir, plan, rec, c, &from, err, sizeof err) != 0 || load_outputs(dir, plan, c, err, sizeof err) != 0) {
-        tp_case_free(c);
-        json_decref(from);
-        printf("not ok - %s/%s: %s\n", dir, name, err);
-        return 1;
-    }
-    json_t *now = tp_check_case(plan, c, err, sizeof err);
-    tp_case_free(c);
-    if (now && from)
-        json_object_set(now, "inputs_from", from);
-    json_decref(from);
-    if (!now) {
-        printf("not ok - %s/%s: %s\n", dir, name, err);
-        return 1;
-    }
-    char path[1024] = "";
-    int differs = first_difference(rec, now, path, sizeof path);
-    char line[600];
-    tp_case_line(line, sizeof line, now);
-    if (differs)
-        printf("not ok - %s/%s: results.json disagrees with the recomputation at %s\n", dir, name, path);
-    else if (!quiet)
-        printf("ok - %s/%s: re-derived: %s\n", dir, name, line);
-    else
-        printf("ok - %s/%s\n", dir, name);
-    json_decref(now);
-    return differs;
-}
-
-static int replay_dir(const char *dir, int quiet, const char *only, int *ncases)
-{
-    char path[4200], err[600];
-    snprintf(path, sizeof path, "%s/plan.json", dir);
-    json_t *plan = tp_plan_load(path, err, sizeof err);
-    if (!plan) {
-        printf("not ok - %s\n", err);
-        return 2;
-    }
-    snprintf(path, sizeof path, "%s/results.json", dir);
-    json_error_t je;
-    json_t *res = json_load_file(path, 0, &je);
-    if (!res) {
-        printf("not ok - %s:%d: %s\n", path, je.line, je.text);
-        json_decref(plan);
-        return 2;
-    }
-    const char *backend = json_string_value(json_object_get(res, "backend"));
-    int bad = 0;
-    size_t i;
-    json_t *rec;
-    json_array_foreach(json_object_get(res, "cases"), i, rec)
-    {
-        if (only && strcmp(only, json_string_value(json_object_get(rec, "case"))) != 0)
-            continue;
-        bad |= replay_case(dir, plan, backend ? backend : "cuda", rec, quiet);
-        (*ncases)++;
-    }
-    json_decref(res);
-    json_decref(plan);
-    return bad;
+               "        violation.\n"
+               "bundle  writes an evidence bundle DIR and DIR.tar.gz: the runs (plans, results,\n"
+               "        outputs), the proof reports, summary.md, summary.tex, SVG plots of err/bound,\n"
+               "        results.tap, manifest.json (SHA-256 of every file, tool versions, devices,\n"
+               "        git commit, seeds) and timing.json (every time and timestamp).\n"
+               "audit   re-checks a bundle without a GPU: every hash, every case re-derived from\n"
+               "        the seeds and stored outputs, every generated file regenerated.\n"
+               "        Exit status: 0 everything matches, 1 a disagreement, 2 unreadable.\n"
+               "check   checks .npy tensors from any producer (PyTorch, cuBLAS, your kernel) against\n"
+               "        a contract's operation and numeric model (tolproof check --help).\n"
+               "        Exit status: 0 within the bound, 1 a violation, 2 bad input.\n",
+            tp_check_usage);
 }
 
 int main(int argc, char **argv)
@@ -239,7 +70,7 @@ int main(int argc, char **argv)
             size_t len = strlen(argv[i]);
             while (len > 1 && argv[i][len - 1] == '/')
                 argv[i][--len] = 0;
-            int s = replay_dir(argv[i], quiet, only, &ncases);
+            int s = tp_replay_dir(argv[i], quiet, only, &ncases, NULL);
             status = status > s ? status : s;
             ndirs++;
         }
@@ -251,8 +82,14 @@ int main(int argc, char **argv)
                status == 0 ? "every verdict re-derived" : "DISAGREEMENT");
         return status;
     }
+    if (strcmp(argv[1], "check") == 0)
+        return tp_check_main(argc, argv);
     if (strcmp(argv[1], "summary") == 0)
         return tp_summary_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "bundle") == 0)
+        return tp_bundle_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "audit") == 0)
+        return tp_audit_main(argc - 2, argv + 2);
     fprintf(stderr, "tolproof: unknown command %s\n", argv[1]);
     usage(stderr);
     return 2;

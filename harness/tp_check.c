@@ -8,6 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+double tp_json_to_num(const json_t *j)
+{
+    if (json_is_string(j)) {
+        const char *s = json_string_value(j);
+        return strcmp(s, "inf") == 0 ? INFINITY : strcmp(s, "-inf") == 0 ? -INFINITY : NAN;
+    }
+    return json_number_value(j);
+}
+
 json_t *tp_json_num(double v)
 {
     if (isnan(v))
@@ -77,7 +86,7 @@ static void keep_worst(elem *w, int *nw, const elem *e)
 
 /* Distance from the exact value to the allowed end on the side of y;
  * err/bound on that side is <= 1 exactly when y is admitted. */
-static double side_ratio(double y, const tp_ref *r)
+double tp_side_ratio(double y, const tp_ref *r)
 {
     if (isnan(y))
         return INFINITY;
@@ -93,7 +102,7 @@ static double side_ratio(double y, const tp_ref *r)
 }
 
 /* Element access per output format: binary16 bit patterns or binary32. */
-static double out_value(const tp_tensor *t, int64_t i)
+double tp_output_value(const tp_tensor *t, int64_t i)
 {
     if (t->dtype == TP_F16)
         return tp_f16_to_double(((const uint16_t *)t->data)[i]);
@@ -132,12 +141,12 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
     int nworst = 0, nfirst = 0;
     for (int64_t i = 0; i < out->numel; i++) {
         const tp_ref *r = &ref[i];
-        double y = out_value(out, i);
+        double y = tp_output_value(out, i);
         int ok = !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
         double err = isnan(y) ? INFINITY : fabs(y - r->exact);
         if (isinf(y) && isinf(r->exact) && y == r->exact)
             err = 0;
-        elem e = {i, y, side_ratio(y, r), err};
+        elem e = {i, y, tp_side_ratio(y, r), err};
         if (!ok && e.ratio <= 1)
             e.ratio = nextafter(1.0, 2.0); /* the enclosure of exact is coarser than the verdict */
         if (!isfinite(y))

@@ -21,6 +21,15 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
  * |y - exact| <= claim_atol + claim_rtol * |exact|. */
 json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol, double claim_rtol);
 
-/* JSON for a double that may be infinite or NaN ("inf", "-inf", "nan"). */
+/* JSON for a double that may be infinite or NaN ("inf", "-inf", "nan"),
+ * and back. */
 json_t *tp_json_num(double v);
+double tp_json_to_num(const json_t *j);
+
+/* |y - exact| over the admitted distance on the side of y: <= 1 exactly
+ * when y is admitted (infinite when that side has no room). */
+double tp_side_ratio(double y, const tp_ref *r);
+
+/* Element i of an output tensor (binary16 or binary32) as a double. */
+double tp_output_value(const tp_tensor *t, int64_t i);
 #endif

@@ -117,14 +117,30 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
         if (strncmp(v + 1, descr[i], 3) == 0 && (v[0] == '\'' || v[0] == '"') && v[4] == v[0])
             found = i;
     if (found < 0) {
-        snprintf(err, errlen, "%s: dtype %.12s (expected '<f2', '<f4', '<i4' or '<i8')", path,
-                 v ? v : "missing");
+        /* name the dtype as NumPy spells it, so that the user sees which
+         * conversion is missing (float64, big-endian, object, ...) */
+        char d[24] = "";
+        if (v && (*v == '\'' || *v == '"')) {
+            const char *e = strchr(v + 1, *v);
+            size_t len = e ? (size_t)(e - v - 1) : 0;
+            snprintf(d, sizeof d, "%.*s", (int)(len < sizeof d - 1 ? len : sizeof d - 1), v + 1);
+        } else if (v)
+            snprintf(d, sizeof d, "%.*s", (int)strcspn(v, ",}"), v);
+        if (!v)
+            snprintf(err, errlen, "%s: the header has no 'descr' (expected <f2, <f4, <i4 or <i8)", path);
+        else
+            snprintf(err, errlen, "%s: dtype '%s' is not supported: expected <f2, <f4, <i4 or <i8%s", path, d,
+                     d[0] == '>' ? " (little-endian; this file is big-endian)"
+                     : d[0] == '|' && d[1] == 'O' ? " (this file holds Python objects, not numbers)"
+                     : d[0] == '['              ? " (this file holds a structured array)"
+                                                : "");
         goto out;
     }
     *dtype = (tp_dtype)found;
     v = dict_value(h, "fortran_order");
     if (!v || strncmp(v, "False", 5) != 0) {
-        snprintf(err, errlen, "%s: fortran_order is not False (only C order is supported)", path);
+        snprintf(err, errlen, "%s: fortran_order is %s: only C order is supported (write np.ascontiguousarray(a))",
+                 path, v && strncmp(v, "True", 4) == 0 ? "True" : "missing");
         goto out;
     }
     v = dict_value(h, "shape");
@@ -162,7 +178,8 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
     if (bytes && fread(*data, 1, bytes, f) != bytes)
         goto truncated;
     if (fgetc(f) != EOF) {
-        snprintf(err, errlen, "%s: %zu data bytes expected for the shape, the file has more", path, bytes);
+        snprintf(err, errlen, "%s: trailing bytes: %zu data bytes expected for the shape, the file has more", path,
+                 bytes);
         goto out;
     }
     rc = 0;

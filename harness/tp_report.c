@@ -1,5 +1,7 @@
 #include "tp_report.h"
 
+#include "tp_check.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -25,14 +27,6 @@ int tp_mkdirs(const char *path)
     return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static double num(const json_t *j)
-{
-    if (json_is_string(j)) {
-        const char *s = json_string_value(j);
-        return strcmp(s, "inf") == 0 ? INFINITY : strcmp(s, "-inf") == 0 ? -INFINITY : NAN;
-    }
-    return json_number_value(j);
-}
 
 /* The largest of a per-output statistic over the outputs of a case. */
 static double worst_stat(const json_t *cr, const char *key)
@@ -40,22 +34,27 @@ static double worst_stat(const json_t *cr, const char *key)
     const char *name;
     json_t *o;
     double m = 0;
-    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o) m = fmax(m, num(json_object_get(o, key)));
+    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o) m = fmax(m, tp_json_to_num(json_object_get(o, key)));
     return m;
 }
 
+/* The claim audit of a case over all its outputs: too strict if any output
+ * is, too loose if any output is (independent of the outputs' order). */
 static const char *claim_of(const json_t *cr)
 {
     const char *name;
     json_t *o;
-    const char *v = "-";
+    int strict = 0, loose = 0, any = 0;
     json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o)
     {
-        const char *w = json_string_value(json_object_get(json_object_get(o, "claim"), "verdict"));
-        if (w && (strcmp(v, "-") == 0 || strcmp(v, "implied") == 0))
-            v = w;
+        json_t *claim = json_object_get(o, "claim");
+        strict |= json_integer_value(json_object_get(claim, "strict_elements")) > 0;
+        loose |= json_integer_value(json_object_get(claim, "loose_elements")) > 0;
+        any = 1;
     }
-    return v;
+    if (!any)
+        return "-";
+    return strict && loose ? "too strict and too loose" : strict ? "too strict" : loose ? "too loose" : "implied";
 }
 
 void tp_case_line(char *buf, size_t len, const json_t *cr)

@@ -2,23 +2,17 @@
  * from its results.json: what a reader of the README wants first. */
 #include "tp_summary.h"
 
+#include "tp_check.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static double num(const json_t *j)
-{
-    if (json_is_string(j)) {
-        const char *s = json_string_value(j);
-        return strcmp(s, "inf") == 0 ? INFINITY : strcmp(s, "-inf") == 0 ? -INFINITY : NAN;
-    }
-    return json_number_value(j);
-}
 
 static void row(const char *dir, const json_t *res)
 {
-    int pass = 0, fail = 0, refused = 0, error = 0, strict = 0, loose = 0, implied = 0;
+    int pass = 0, fail = 0, refused = 0, error = 0, strict = 0, loose = 0, both = 0, implied = 0;
     double worst_ratio = 0;
     char worst[256] = "";
     size_t i;
@@ -39,7 +33,7 @@ static void row(const char *dir, const json_t *res)
             s |= json_integer_value(json_object_get(claim, "strict_elements")) > 0;
             l |= json_integer_value(json_object_get(claim, "loose_elements")) > 0;
             counted = 1;
-            double r = num(json_object_get(o, "max_err_over_bound"));
+            double r = tp_json_to_num(json_object_get(o, "max_err_over_bound"));
             if (strcmp(v, "pass") == 0 && r > worst_ratio)
                 worst_ratio = r;
             json_t *fv = json_array_get(json_object_get(o, "first_violations"), 0);
@@ -51,22 +45,26 @@ static void row(const char *dir, const json_t *res)
                     idx + n, n < sizeof idx ? sizeof idx - n : 0, "%s%lld", k ? "," : "", (long long)json_integer_value(d));
                 snprintf(worst, sizeof worst, "%s/%s[%s]: got %.6g, exact %.6g, admitted [%.6g, %.6g]",
                          json_string_value(json_object_get(cr, "case")), name, idx,
-                         num(json_object_get(fv, "got")), num(json_object_get(fv, "exact")),
-                         num(json_array_get(json_object_get(fv, "allowed"), 0)),
-                         num(json_array_get(json_object_get(fv, "allowed"), 1)));
+                         tp_json_to_num(json_object_get(fv, "got")), tp_json_to_num(json_object_get(fv, "exact")),
+                         tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 0)),
+                         tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 1)));
             }
         }
         if (counted) {
-            strict += s;
-            loose += l;
-            implied += !s;
+            both += s && l;
+            strict += s && !l;
+            loose += l && !s;
+            implied += !s && !l;
         }
     }
     json_t *dev = json_object_get(res, "device");
-    printf("| %s | %s | %zu | %d | %d | %d | %.3g | %d / %d / %d | %s | %s |\n",
+    char ratio[32] = "-";
+    if (pass)
+        snprintf(ratio, sizeof ratio, "%.3g", worst_ratio);
+    printf("| %s | %s | %zu | %d | %d | %d | %s | %d / %d / %d / %d | %s | %s |\n",
            json_string_value(json_object_get(res, "contract")), json_string_value(json_object_get(dev, "name")),
-           json_array_size(json_object_get(res, "cases")), pass, fail, refused + error, worst_ratio, implied, strict,
-           loose, fail ? "**violated**" : "met", worst[0] ? worst : "-");
+           json_array_size(json_object_get(res, "cases")), pass, fail, refused + error, ratio, implied, strict, loose,
+           both, fail ? "**violated**" : "met", worst[0] ? worst : "-");
     (void)dir;
 }
 
@@ -76,8 +74,8 @@ int tp_summary_main(int argc, char **argv)
         fprintf(stderr, "usage: tolproof summary RUN_DIR...\n");
         return 2;
     }
-    printf("| contract | device | cases | pass | fail | refused | max err/bound (passing cases) | claim: implied / "
-           "too strict / too loose (cases) | contract | first violation |\n");
+    printf("| contract | device | cases | pass | fail | refused | max err/bound (passing cases) | claim 1e-2: implied / "
+           "too strict / too loose / both (cases) | contract | first violation |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
     int status = 0;
     for (int i = 0; i < argc; i++) {

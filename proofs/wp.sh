@@ -43,12 +43,12 @@ w3dir=$build/why3
 mkdir -p "$w3dir" "$out" "$cache" || die "cannot create $w3dir, $out or $cache"
 w3data=$(why3 --print-datadir) || die "why3 --print-datadir failed"
 w3lib=$(why3 --print-libdir) || die "why3 --print-libdir failed"
-sed -e "s|@WHY3DRIVERS@|$w3data/drivers|g" "$root/proofs/why3/cvc4_nofp.drv" > "$w3dir/cvc4_nofp.drv.tmp" &&
-    mv "$w3dir/cvc4_nofp.drv.tmp" "$w3dir/cvc4_nofp.drv" || die "cannot write $w3dir/cvc4_nofp.drv"
+sed -e "s|@WHY3DRIVERS@|$w3data/drivers|g" "$root/proofs/why3/cvc4_nofp.drv" > "$w3dir/cvc4_nofp.drv.tmp.$$" &&
+    mv "$w3dir/cvc4_nofp.drv.tmp.$$" "$w3dir/cvc4_nofp.drv" || die "cannot write $w3dir/cvc4_nofp.drv"
 sed -e "s|@WHY3DATA@|$w3data|g; s|@WHY3LIB@|$w3lib|g; s|@WHY3DRIVERS@|$w3data/drivers|g" \
     -e "s|@TPDRIVERS@|$w3dir|g; s|@Z3@|$(command -v z3)|g; s|@CVC4@|$(command -v cvc4)|g" \
-    "$root/proofs/why3/why3.conf.in" > "$w3dir/why3.conf.tmp" &&
-    mv "$w3dir/why3.conf.tmp" "$w3dir/why3.conf" || die "cannot write $w3dir/why3.conf"
+    "$root/proofs/why3/why3.conf.in" > "$w3dir/why3.conf.tmp.$$" &&
+    mv "$w3dir/why3.conf.tmp.$$" "$w3dir/why3.conf" || die "cannot write $w3dir/why3.conf"
 export WHY3CONFIG=$w3dir/why3.conf
 
 log=$out/$name.log

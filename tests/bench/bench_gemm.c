@@ -7,7 +7,8 @@
  * Usage: bench_gemm [M N K]   (default 256 1024 1024)
  * Prints a line for people and a JSON line for tools. Build with the
  * project flags (-O2 -ffp-contract=off ...); the plain loop gets the same
- * target_clones as tp_gemm_exact so both may use AVX2. */
+ * target_clones and vectoriser settings as tp_gemm_exact, so both may use
+ * AVX2 and neither is handicapped by -O2. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "gemm.h"
 #include "tp_fp16.h"
@@ -25,7 +26,8 @@ static double now(void)
 }
 
 /* Plain double accumulation: acc[i][j] += (double)a[i][k] * b[k][j]. */
-__attribute__((target_clones("avx2", "default"))) __attribute__((noinline)) static void
+__attribute__((target_clones("avx2", "default"))) __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+__attribute__((noinline)) static void
 plain_gemm(int M, int N, int K, const float *restrict A, const float *restrict B, double *restrict C)
 {
     for (int i = 0; i < M; i++) {

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# `tolproof check` on tensors written by NumPy (Debian's python3-numpy,
+# through gen/npy_fixtures.py): for every kernel op one valid check (exit
+# 0, or 1 for a deliberately wrong output), the same output re-encoded with
+# format 2.0 and 3.0 headers, and the bad-input classes (truncated, trailing
+# bytes, no shape in the header, '<f8', big-endian, Fortran order, a shape
+# that contradicts the inputs), each refused with exit 2 and a message that
+# names the file and what was expected. Then the checks specific to inputs,
+# dims, index conversion, initial contents and model overrides.
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+tp=$root/build/tolproof
+if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    echo "1..0 # SKIP python3-numpy not installed (./configure --install-deps installs it)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+
+/usr/bin/python3 gen/npy_fixtures.py "$tmp/fx"
+ok $? "gen/npy_fixtures.py writes the fixtures with NumPy $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
+
+# status NAME WANT PATTERN DIR ARGS...: runs check on contract DIR (or
+# $CONTRACT) in the fixture folder DIR; the status must be WANT and, if
+# PATTERN is not empty, the output (stdout and stderr) must contain it.
+status() {
+    local name=$1 want=$2 pattern=$3 dir=$4
+    shift 4
+    mkdir -p "$(dirname "$tmp/$name.log")"
+    (cd "$tmp/fx/$dir" && "$tp" check --contract "${CONTRACT:-$dir}" "$@") >"$tmp/$name.log" 2>&1
+    local rc=$?
+    [ "$rc" = "$want" ]; ok $? "$name: exit status $want (got $rc)"
+    if [ -n "$pattern" ]; then
+        grep -qF -- "$pattern" "$tmp/$name.log"; ok $? "$name: says '$pattern'"
+    fi
+}
+
+# with OUTPUT=FILE swapped into a contract's valid argument list
+args_with() {
+    local contract=$1 out=$2 file=$3
+    local a
+    while IFS= read -r a; do
+        case "$a" in "$out="*) echo "$out=$file" ;; *) echo "$a" ;; esac
+    done <"$tmp/fx/$contract/check.args"
+}
+
+ops="gemm_fwd gemm_bwd_a gelu_fwd gelu_bwd softmax_fwd softmax_xent_bwd embedding_fwd embedding_bwd layernorm_fwd
+     layernorm_bwd_input layernorm_bwd_params"
+for c in $ops; do
+    d="$tmp/fx/$c"
+    out=$(cat "$d/out")
+    mapfile -t args <"$d/check.args"
+    want=$(cat "$d/expect")
+    status "$c/valid" "$want" "verdict: $([ "$want" = 0 ] && echo pass || echo fail)" "$c" "${args[@]}" --json "$tmp/$c.json"
+    grep -q "\"verdict\": \"$([ "$want" = 0 ] && echo pass || echo fail)\"" "$tmp/$c.json" &&
+        grep -q '"non_claims"' "$tmp/$c.json" && grep -q '"worst"' "$tmp/$c.json" && grep -q '"claim"' "$tmp/$c.json"
+    ok $? "$c/valid: --json writes the verdict, worst elements, claim audit and Non-claims"
+    for v in 2 3; do
+        mapfile -t a < <(args_with "$c" "$out" ok_v$v.npy)
+        status "$c/v$v.0" 0 "" "$c" "${a[@]}"
+    done
+    bad() {
+        mapfile -t a < <(args_with "$c" "$out" "$1.npy")
+        status "$c/$1" 2 "output $out: $1.npy: " "$c" "${a[@]}"
+        grep -qF -- "$2" "$tmp/$c/$1.log"; ok $? "$c/$1: says '$2'"
+    }
+    bad bad_truncated "truncated"
+    bad bad_trailing "trailing bytes"
+    bad bad_noshape "no shape tuple in the header"
+    bad bad_f8 "dtype '<f8' is not supported: expected <f2, <f4, <i4 or <i8"
+    bad bad_bigendian "is not supported: expected <f2, <f4, <i4 or <i8 (little-endian; this file is big-endian)"
+    [ -f "$d/bad_fortran.npy" ] && bad bad_fortran "fortran_order is True: only C order is supported"
+    mapfile -t a < <(args_with "$c" "$out" bad_shape.npy)
+    status "$c/bad_shape" 2 "but output $out (bad_shape.npy, shape [" "$c" "${a[@]}"
+done
+
+# gemm_fwd: the correct output passes; the truncating accumulation under the faithful model
+status gemm_fwd/correct 0 "verdict: pass" gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/faithful 0 'accumulation="fp32_faithful"' gemm_fwd --input A=A.npy --input B=B.npy \
+    --output C=C_trunc.npy --model accumulation=fp32_faithful --json "$tmp/faithful.json"
+grep -q "NOT covered by the WP T3 proof" "$tmp/faithful.json"; ok $? "the faithful model's result says the WP proof does not cover it"
+grep -q 'K\*2^-23\*(1+2^-7)' "$tmp/faithful.json"; ok $? "and states its bound"
+grep -q '"accumulation": "fp32_faithful"' "$tmp/faithful.json"; ok $? "and records the override"
+status gemm_fwd/order_any 0 "order=\"any\"" gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy --model order=any
+status gemm_fwd/bad_model_value 2 'model.accumulation is "fp64"; expected one of "fp32" "fp32_faithful"' gemm_fwd \
+    --input A=A.npy --input B=B.npy --output C=C.npy --model accumulation=fp64
+status gemm_fwd/bad_model_key 2 "the contract's [model] has no key acumulation" gemm_fwd \
+    --input A=A.npy --input B=B.npy --output C=C.npy --model acumulation=fp32
+status gemm_fwd/missing_input 2 "missing --input B=FILE.npy" gemm_fwd --input A=A.npy --output C=C.npy
+status gemm_fwd/no_output 2 "no --output given" gemm_fwd --input A=A.npy --input B=B.npy
+status gemm_fwd/input_is_output 2 "input C: C is an output of contract gemm_fwd, not an input" gemm_fwd \
+    --input A=A.npy --input B=B.npy --input C=C.npy --output C=C.npy
+status gemm_fwd/unknown_tensor 2 "contract gemm_fwd has no tensor D" gemm_fwd --input A=A.npy --input B=B.npy \
+    --output D=C.npy
+status gemm_fwd/twice 2 "input A is given twice" gemm_fwd --input A=A.npy --input A=A.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/input_truncated 2 "input A: bad_truncated.npy: truncated" gemm_fwd --input A=bad_truncated.npy \
+    --input B=B.npy --output C=C.npy
+status gemm_fwd/input_swapped 2 "shape mismatch: input A (B.npy, shape [64, 40]) has K = 40 but input B (A.npy, shape [48, 64]) has K = 48" \
+    gemm_fwd --input A=B.npy --input B=A.npy --output C=C.npy
+status gemm_fwd/input_f32 2 "input A: ../layernorm_fwd/mean.npy holds <f4 (f32); the contract's tensor A is <f2 (f16)" \
+    gemm_fwd --input A=../layernorm_fwd/mean.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/rank 2 "shape mismatch: input B: ../gelu_fwd/x.npy has shape [1000] (1 dimensions); the contract's tensor B is [K, N]" \
+    gemm_fwd --input A=A.npy --input B=../gelu_fwd/x.npy --output C=C.npy
+status gemm_fwd/not_npy 2 "input A: check.args: not a .npy file" gemm_fwd --input A=check.args --input B=B.npy --output C=C.npy
+status gemm_fwd/object 2 "dtype '|O' is not supported" gemm_fwd --input A=../object.npy --input B=B.npy --output C=C.npy
+CONTRACT=no_such_contract status gemm_fwd/no_plan 2 "build the plans with \`ninja plans\`" gemm_fwd --input A=A.npy
+status gemm_fwd/bad_arg 2 "expected NAME=FILE.npy" gemm_fwd --input A --input B=B.npy --output C=C.npy
+(cd "$tmp/fx/gemm_fwd" && "$tp" check --contract "$root/build/gen/gemm_fwd.plan.json" --input A=A.npy --input B=B.npy \
+    --output C=C.npy >/dev/null 2>&1)
+ok $? "a plan JSON path works as --contract"
+status gemm_fwd/refused_json 2 "" gemm_fwd --input A=A.npy --output C=C.npy --json "$tmp/refused.json"
+grep -q '"verdict": "refused"' "$tmp/refused.json"; ok $? "--json records a refusal with its reason"
+
+# gemm_bwd_a: the contract's requirements apply to the given tensors
+status gemm_bwd_a/requirement 2 "M and K must be multiples of 16" gemm_bwd_a --input gC=gC33.npy --input B=B.npy \
+    --output gA=gA33.npy
+
+# indices: NumPy's int64 is narrowed when it fits, refused when not; the vocabulary applies
+status embedding_fwd/i32 0 "verdict: pass" embedding_fwd --input idx=idx_i4.npy --input W=W.npy --output out=out.npy
+status embedding_fwd/i64_narrowed 0 "" embedding_fwd --input idx=idx.npy --input W=W.npy --output out=out.npy \
+    --json "$tmp/narrow.json"
+grep -q "<i8 narrowed to i32" "$tmp/narrow.json"; ok $? "the narrowing is recorded in the result"
+status embedding_fwd/i64_too_big 2 "input idx: idx_big.npy: element 4 is 8589934592, which does not fit the contract's i32" \
+    embedding_fwd --input idx=idx_big.npy --input W=W.npy --output out=out.npy
+status embedding_bwd/vocabulary 2 "input idx: idx_vocab.npy: idx[7] = 20 is outside the vocabulary: expected 0 <= idx < 20" \
+    embedding_bwd --input idx=idx_vocab.npy --input gout=gout.npy --output gW=gW.npy
+# out-of-range rows keep the output's pre-launch content: the contract's init, or --initial
+status embedding_fwd/init_default 0 "verdict: pass" embedding_fwd --input idx=idx_oor.npy --input W=W.npy --output out=out_oor.npy
+status embedding_fwd/initial_file 0 "verdict: pass" embedding_fwd --input idx=idx_oor.npy --input W=W.npy \
+    --output out=out_oor0.npy --initial out=zeros.npy
+status embedding_fwd/initial_wrong 1 "violation out[2, 0] = 0: exact 7" embedding_fwd --input idx=idx_oor.npy --input W=W.npy \
+    --output out=out_oor0.npy
+# the pilot's fp32-accumulation model is violated by per-step fp16 accumulation
+CONTRACT=embedding_bwd_pilot status embedding_bwd_pilot/violated 1 "verdict: fail" embedding_bwd --input idx=idx.npy \
+    --input gout=gout.npy --output gW=gW.npy
+# an output not given is skipped, and said so
+status layernorm_fwd/skip 0 "output rstd: not given, not checked" layernorm_fwd --input x=x.npy --input gamma=gamma.npy \
+    --input beta=beta.npy --output y=y.npy --output mean=mean.npy
+# --dim binds a dim (embedding_bwd's V appears only in the output gW), and must agree with the tensors
+status embedding_bwd/dim 0 "verdict: pass" embedding_bwd --input idx=idx.npy --input gout=gout.npy --output gW=gW.npy --dim V=20
+status embedding_bwd/dim_conflict 2 "shape mismatch: --dim V=21 has V = 21 but output gW (gW.npy, shape [20, 8]) has V = 20" \
+    embedding_bwd --input idx=idx.npy --input gout=gout.npy --output gW=gW.npy --dim V=21
+status embedding_bwd/dim_syntax 2 "--dim V=x: expected NAME=N" embedding_bwd --input idx=idx.npy --input gout=gout.npy \
+    --output gW=gW.npy --dim V=x
+status gelu_fwd/hip 2 "model.tanhf_ulp has no documented bound for backend \"hip\"" gelu_fwd --input x=x.npy --output y=y.npy \
+    --backend hip
+status gelu_fwd/nested_model 0 "verdict: pass" gelu_fwd --input x=x.npy --output y=y.npy --model tanhf_ulp.cuda=4
+echo "1..$n"
+exit $((failed > 0))
