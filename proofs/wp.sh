@@ -6,7 +6,7 @@
 # unless every goal is proved and the goal count matches
 # proofs/expected/<oracle>.json.
 # Environment: TP_WP_CACHE_DIR (default build/wp-cache), TP_BUILD_DIR
-# (default build), TP_WP_TIMEOUT (seconds per goal, default 10).
+# (default build), TP_WP_TIMEOUT (seconds per goal, default 30).
 set -u
 
 die() { echo "wp.sh: $*" >&2; exit 2; }
@@ -24,7 +24,7 @@ command -v cvc4 >/dev/null || die "cvc4 not found: apt-get install cvc4"
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TP_BUILD_DIR:-$root/build}
 cache=${TP_WP_CACHE_DIR:-$build/wp-cache}
-timeout=${TP_WP_TIMEOUT:-10}
+timeout=${TP_WP_TIMEOUT:-30}
 name=$(basename "$src" .c)
 
 # Which memory model proves which tiers. T2 oracles are proven with floats
