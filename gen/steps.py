@@ -172,7 +172,8 @@ def summary_prove(out, reports):
 
 
 def replay(out, tolproof):
-    dirs = sorted(d for d in glob.glob("recorded/*/*") if os.path.isdir(d))
+    # recorded/variants/DEVICE/NAME is the verdict corpus (`ninja verdicts`)
+    dirs = sorted(d for d in glob.glob("recorded/*/*") if os.path.isdir(d) and not d.startswith("recorded/variants/"))
     log = os.path.splitext(out)[0] + ".log"
     os.makedirs(os.path.dirname(out), exist_ok=True)
     if not dirs:
@@ -194,3 +195,46 @@ def replay(out, tolproof):
                       "status": status, "log": log})
     print(f"replay of {len(dirs)} recorded run(s): {status}; wrote {out}")
     return p.returncode
+
+
+def _has_gpu():
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return p.returncode == 0 and "GPU" in p.stdout
+
+
+def verdicts(tolproof):
+    """`ninja verdicts`: with a GPU and built variants, record them into
+    build/verdict-runs and tabulate those; otherwise (no nvidia-smi, or the
+    harnesses report no GPU: exit 3) replay and tabulate the recorded
+    corpus recorded/variants/DEVICE/NAME."""
+    if not tolproof or not os.path.exists(tolproof):
+        print("build/tolproof not built: verdicts skipped")
+        return 0
+    out = "build/verdicts.json"
+    built = [f for f in sorted(glob.glob("build/variants/cuda/*")) if os.path.isfile(f) and os.access(f, os.X_OK)]
+    if _has_gpu() and built:
+        rc = subprocess.call(["recorded/record-variants.sh", "build/verdict-runs.tar.gz"])
+        if rc != 3:
+            dirs = sorted(d for d in glob.glob("build/verdict-runs/*") if os.path.isdir(d))
+            if rc not in (0, 2) or not dirs:
+                print(f"recorded/record-variants.sh failed (exit {rc})")
+                return 1
+            return subprocess.call([tolproof, "verdicts", "--json", out] + dirs)
+    elif _has_gpu():
+        print("a GPU but no variant harness in build/variants/cuda (re-run ./configure, then ninja variants)")
+    print("no GPU: replaying the recorded corpus", flush=True)
+    dirs = sorted(d for d in glob.glob("recorded/variants/*/*") if os.path.isdir(d))
+    if not dirs:
+        print("no recorded corpus under recorded/variants: nothing to tabulate")
+        return 0
+    p = subprocess.run([tolproof, "replay", "--quiet"] + dirs, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else []
+    print("\n".join(l for l in p.stdout.splitlines() if l.startswith("not ok")) or "\n".join(tail))
+    if p.returncode != 0:
+        print(f"replay of recorded/variants disagrees (exit {p.returncode}): no table")
+        return 1
+    return subprocess.call([tolproof, "verdicts", "--json", out] + dirs)

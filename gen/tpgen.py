@@ -5,12 +5,17 @@
   tpgen.py plan CONTRACT.toml -o build/gen/NAME.plan.json
   tpgen.py harness CONTRACT.toml --backend cuda|hip -o build/gen/cuda/NAME.hip
   tpgen.py ninja CONTRACT.toml... -o build/harnesses.ninja [--backends cuda,hip]
+  tpgen.py variants kernels/variants/*.hip -o build/variants.ninja [--backends cuda,hip] [--gpu]
+  tpgen.py variants --check kernels/variants/*.hip      validate the variant headers only
+  tpgen.py variant-plan VARIANT.hip -o build/gen/variants/NAME.plan.json
+  tpgen.py variant-harness VARIANT.hip --backend cuda -o build/gen/variants/cuda/NAME.hip
 
 Build steps (run by build.ninja):
   tpgen.py cc --backend B -o OUT -- COMPILER ARGS...    compile with fingerprints
   tpgen.py run-harness EXE --contract C --backend B --status S.json
   tpgen.py summary harnesses|runs|prove -o OUT.json [--backends ..] FILES...
   tpgen.py replay -o OUT.json [--tolproof build/tolproof]
+  tpgen.py verdicts-step [--tolproof build/tolproof]   `ninja verdicts` (README: Verdict quality)
 
 Run with the system interpreter (/usr/bin/python3, Debian 12: tomllib and
 python3-jinja2). Every contract error is one line
@@ -59,6 +64,66 @@ def write_if_changed(out, text):
     os.replace(tmp, out)
 
 
+def load_variant(path):
+    from variants import VariantError, load_variant as lv
+    try:
+        return lv(path, _root())
+    except VariantError as e:
+        print(e.format(path), file=sys.stderr)
+    except OSError as e:
+        print(f"{path}:1: cannot read ({e.strerror}); expected a readable variant file", file=sys.stderr)
+    return None
+
+
+def variants_cmd(a):
+    import variants
+    if a.cmd == "variant-plan":
+        plan = load_variant(a.variant)
+        if plan is None:
+            return 2
+        write_if_changed(a.output, plan_json(plan))
+        return 0
+    if a.cmd == "variant-harness":
+        from emit import render_harness
+        plan = load_variant(a.variant)
+        if plan is None:
+            return 2
+        write_if_changed(a.output, render_harness(plan, a.backend))
+        return 0
+    # every file is validated, so one run reports every broken header
+    paths = sorted(set(a.variants))
+    plans = [load_variant(p) for p in paths]
+    bad = sum(p is None for p in plans)
+    seen = {}
+    for path, pl in zip(paths, plans):
+        if pl is None:
+            continue
+        e = pl["kernel"]["entry"]
+        if e in seen:
+            print(f"{path}:1: entry {e!r} also used by {seen[e]}; expected a unique entry (the variant name)",
+                  file=sys.stderr)
+            bad += 1
+        seen[e] = path
+    if a.check:
+        if not bad:
+            print(f"{len(paths)} variant(s): headers valid")
+        return 2 if bad else 0
+    if not a.output:
+        print("tpgen.py variants: -o OUT.ninja (or --check) is required", file=sys.stderr)
+        return 2
+    if not paths:
+        write_if_changed(a.output, variants.empty_ninja())
+        return 0
+    if bad:
+        write_if_changed(a.output, variants.invalid_ninja(paths, a.gpu))
+        print(f"{bad} of {len(paths)} variant file(s) invalid: `ninja variants` fails until they are fixed",
+              file=sys.stderr)
+        return 2
+    backends = [b for b in a.backends.split(",") if b]
+    write_if_changed(a.output, variants.render_variants_ninja(paths, plans, "cuda" in backends, a.gpu))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="tpgen.py", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -75,6 +140,21 @@ def main(argv=None):
     p.add_argument("contracts", nargs="+")
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--backends", default="cuda,hip")
+    p = sub.add_parser("variants")
+    p.add_argument("variants", nargs="*")
+    p.add_argument("-o", "--output")
+    p.add_argument("--backends", default="cuda,hip")
+    p.add_argument("--gpu", action="store_true", help="a GPU was found: `ninja verdicts` builds the variants")
+    p.add_argument("--check", action="store_true", help="validate only")
+    p = sub.add_parser("variant-plan")
+    p.add_argument("variant")
+    p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("variant-harness")
+    p.add_argument("variant")
+    p.add_argument("--backend", choices=("cuda",), required=True)
+    p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("verdicts-step")
+    p.add_argument("--tolproof", default="build/tolproof")
     p = sub.add_parser("cc")
     p.add_argument("--backend", choices=("cuda", "hip"), required=True)
     p.add_argument("-o", "--output", required=True)
@@ -120,6 +200,9 @@ def main(argv=None):
         write_if_changed(a.output, render_ninja(contracts, plans, backends))
         return 0
 
+    if a.cmd in ("variants", "variant-plan", "variant-harness"):
+        return variants_cmd(a)
+
     import steps
     if a.cmd == "cc":
         cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -134,6 +217,8 @@ def main(argv=None):
         return steps.summary_prove(a.output, a.files)
     if a.cmd == "replay":
         return steps.replay(a.output, a.tolproof)
+    if a.cmd == "verdicts-step":
+        return steps.verdicts(a.tolproof)
     return 2
 
 

@@ -9,6 +9,7 @@
 #include "tp_bundle.h"
 #include "tp_audit.h"
 #include "tp_summary.h"
+#include "tp_verdicts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ static void usage(FILE *f)
                "       tolproof summary RUN_DIR...\n"
                "       tolproof bundle --out DIR [--proofs DIR] [--tap FILE] [--schema FILE] RUN_DIR...\n"
                "       tolproof audit [--quiet] BUNDLE_DIR|BUNDLE.tar.gz\n"
+               "%s"
                "%s"
                "       tolproof --help\n"
                "\n"
@@ -44,8 +46,13 @@ static void usage(FILE *f)
                "        Exit status: 0 everything matches, 1 a disagreement, 2 unreadable.\n"
                "check   checks .npy tensors from any producer (PyTorch, cuBLAS, your kernel) against\n"
                "        a contract's operation and numeric model (tolproof check --help).\n"
-               "        Exit status: 0 within the bound, 1 a violation, 2 bad input.\n",
-            tp_check_usage);
+               "        Exit status: 0 within the bound, 1 a violation, 2 bad input.\n"
+               "verdicts judges the runs of kernels/variants/ (correct and wrong variants of the\n"
+               "        contracts' kernels) with tolproof, the pilots' 1e-2, torch.testing's float16\n"
+               "        defaults and llm.c's tolerance, all against the exact reference; prints the\n"
+               "        false alarms and kills of each (tolproof verdicts --help).\n"
+               "        Exit status: 0 tolproof raised no false alarm, 1 it did, 2 unreadable.\n",
+            tp_check_usage, tp_verdicts_usage);
 }
 
 int main(int argc, char **argv)
@@ -88,6 +95,8 @@ int main(int argc, char **argv)
         return tp_summary_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "bundle") == 0)
         return tp_bundle_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "verdicts") == 0)
+        return tp_verdicts_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "audit") == 0)
         return tp_audit_main(argc - 2, argv + 2);
     fprintf(stderr, "tolproof: unknown command %s\n", argv[1]);

@@ -1,0 +1,17 @@
+/* `tolproof verdicts`: the verdict-quality table of the variant corpus
+ * (kernels/variants/, README "Verdict quality"). For every run directory
+ * of a variant (plan.json has a "variant" key) it rebuilds each recorded
+ * case as replay does and judges the stored outputs with four checkers
+ * against the same exact reference: tolproof's admitted interval, the
+ * pilots' 1e-2 check, torch.testing.assert_close's float16 defaults and
+ * llm.c's tolerance. */
+#ifndef TP_VERDICTS_H
+#define TP_VERDICTS_H
+#include <stdio.h>
+
+extern const char tp_verdicts_usage[];
+
+/* argv: the arguments after "verdicts". Exit status: 0 tolproof raised no
+ * false alarm, 1 it did, 2 bad arguments or a run that cannot be read. */
+int tp_verdicts_main(int argc, char **argv);
+#endif

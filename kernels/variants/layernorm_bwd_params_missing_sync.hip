@@ -1,0 +1,45 @@
+/* variant: layernorm_bwd_params_missing_sync
+ * contract: layernorm_bwd_params
+ * expect: wrong
+ * entry: layernorm_bwd_params_missing_sync
+ * cases: normal_1024x1024 tall_8192x64 ragged_1000x77 short_100x512 wide_1024x256 cancel_2048x256 special_512x128 refused_rows_16384
+ * what: no barrier between the stores of the 256 partial sums and the tree's first level (a race)
+ */
+/* The base kernel with the barrier after the partial-sum stores missing:
+ * the tree's first level (t < 128 reads slot t + 128) may read a slot that
+ * warp has not stored yet, i.e. what the shared memory held before (a
+ * previous column's partial sum). */
+#include "tp_hip.h"
+
+#define LNP_THREADS 256
+
+__global__ void layernorm_bwd_params_missing_sync(const __half *x, const __half *dy, const __half *mean, const __half *rstd,
+                                     float *dgamma, float *dbeta, int rows, int cols)
+{
+    __shared__ float sg[LNP_THREADS], sb[LNP_THREADS];
+    const int c = blockIdx.x, t = threadIdx.x;
+    if (c >= cols)
+        return;
+    float ag = 0.0f, ab = 0.0f;
+    for (int r = t; r < rows; r += LNP_THREADS) {
+        const size_t i = (size_t)r * cols + c;
+        const float g = __half2float(dy[i]);
+        const float xh = (__half2float(x[i]) - __half2float(mean[r])) * __half2float(rstd[r]);
+        ag += xh * g;
+        ab += g;
+    }
+    sg[t] = ag;
+    sb[t] = ab;
+    /* the barrier that belongs here is missing */
+    for (int w = LNP_THREADS / 2; w > 0; w /= 2) {
+        if (t < w) {
+            sg[t] += sg[t + w];
+            sb[t] += sb[t + w];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        dgamma[c] = sg[0];
+        dbeta[c] = sb[0];
+    }
+}

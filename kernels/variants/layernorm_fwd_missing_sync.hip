@@ -1,0 +1,80 @@
+/* variant: layernorm_fwd_missing_sync
+ * contract: layernorm_fwd
+ * expect: wrong
+ * entry: layernorm_fwd_missing_sync
+ * cases: large_mean_tiny_var_64x1024 wide_row_8x8192 constant_rows_16x512
+ * what: the block sum lacks the barrier between the per-warp stores and warp 0's read of them (a race)
+ */
+/* The base kernel with one barrier missing in the block sum: warp 0 reads
+ * the per-warp sums as soon as its own is stored, so with more than one
+ * warp it may read a slot another warp has not written yet (whatever the
+ * shared memory held: a previous block's sums, or this block's first
+ * reduction when the second one runs). Blocks of 64..1024 threads race;
+ * a 32-thread block (ragged_33x77) does not. */
+#include "tp_hip.h"
+
+#define LN_EPS 1e-5f
+#define LN_MAX_WARPS 32
+
+__device__ static float ln_block_sum(float v, float *sh)
+{
+    const int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
+    const int nwarps = (blockDim.x + warpSize - 1) / warpSize;
+    const int here = min(warpSize, (int)blockDim.x - warp * warpSize);
+    for (int d = warpSize / 2; d > 0; d /= 2) {
+        const float o = __shfl_down(v, d);
+        if (lane + d < here)
+            v += o;
+    }
+    if (lane == 0)
+        sh[warp] = v;
+    /* the barrier that belongs here is missing */
+    if (warp == 0) {
+        v = lane < nwarps ? sh[lane] : 0.0f;
+        for (int d = warpSize / 2; d > 0; d /= 2) {
+            const float o = __shfl_down(v, d);
+            if (lane + d < min(nwarps, here))
+                v += o;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        sh[0] = v;
+    __syncthreads();
+    const float total = sh[0];
+    __syncthreads();
+    return total;
+}
+
+__global__ void layernorm_fwd_missing_sync(const __half *x, const __half *gamma, const __half *beta, __half *y,
+                                           float *mean, float *rstd, int rows, int cols)
+{
+    __shared__ float sh[LN_MAX_WARPS];
+    const int r = blockIdx.x;
+    if (r >= rows)
+        return;
+    const __half *xr = x + (size_t)r * cols;
+    __half *yr = y + (size_t)r * cols;
+
+    float s = 0.0f;
+    for (int j = threadIdx.x; j < cols; j += blockDim.x)
+        s += __half2float(xr[j]);
+    const float mu = ln_block_sum(s, sh) / (float)cols;
+
+    float q = 0.0f;
+    for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+        const float d = __half2float(xr[j]) - mu;
+        q += d * d;
+    }
+    const float var = ln_block_sum(q, sh) / (float)cols;
+    const float rs = rsqrtf(var + LN_EPS);
+
+    for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+        const float d = __half2float(xr[j]) - mu;
+        yr[j] = __float2half(d * rs * __half2float(gamma[j]) + __half2float(beta[j]));
+    }
+    if (threadIdx.x == 0) {
+        mean[r] = mu;
+        rstd[r] = rs;
+    }
+}

@@ -1,0 +1,36 @@
+/* variant: softmax_xent_bwd_sign_error
+ * contract: softmax_xent_bwd
+ * expect: wrong
+ * entry: softmax_xent_bwd_sign_error
+ * cases: ragged_32x1000 wide_64x1024 single_column
+ * what: gi = s * (dot - g) instead of s * (g - dot): the sign of every output flipped
+ */
+#include "tp_hip.h"
+#define SOFTMAX_THREADS 256
+
+__global__ void softmax_xent_bwd_sign_error(const __half *s, const __half *g, __half *gi, int rows, int n)
+{
+    __shared__ float red[SOFTMAX_THREADS];
+    const int r = blockIdx.x, t = threadIdx.x;
+    if (r >= rows)
+        return; /* whole block: no thread reaches a barrier below */
+    const __half *sr = s + (size_t)r * n, *gr = g + (size_t)r * n;
+    __half *out = gi + (size_t)r * n;
+
+    float acc = 0.0f;
+    for (int j = t; j < n; j += SOFTMAX_THREADS)
+        acc = fmaf(__half2float(gr[j]), __half2float(sr[j]), acc);
+    red[t] = acc;
+    __syncthreads();
+    for (int w = SOFTMAX_THREADS / 2; w > 0; w /= 2) {
+        if (t < w)
+            red[t] += red[t + w];
+        __syncthreads();
+    }
+    const float dot = red[0];
+
+    for (int j = t; j < n; j += SOFTMAX_THREADS) {
+        const float d = dot - __half2float(gr[j]);
+        out[j] = __float2half(__half2float(sr[j]) * d);
+    }
+}
