@@ -43,6 +43,7 @@
  * verdict and regenerates every generated file. */
 #define _GNU_SOURCE
 #include "tp_bundle.h"
+#include "tp_check.h"
 
 #include "tp_plan.h"
 #include "tp_replay.h"

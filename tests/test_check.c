@@ -34,7 +34,7 @@ static tp_ref mkref(double exact, double lo, double hi)
 static json_t *check(int rows, int cols, const uint16_t *y, const tp_ref *ref, double atol)
 {
     tp_tensor t = {"C", TP_F16, rows ? 2 : 1, {rows ? rows : cols, rows ? cols : 0}, (rows ? rows : 1) * cols,
-                   (void *)y};
+                   (void *)y, NULL};
     return tp_check_output(&t, ref, atol, 0.0);
 }
 
