@@ -2,7 +2,7 @@
  * contract: embedding_bwd
  * expect: correct
  * entry: embedding_bwd_reverse_queries
- * cases: all_same_2048x256 all_same_positive_1024x256 wide_4096x128 special_1024x256 ragged_999x300 refused_out_of_range
+ * cases: zipf_4096x256 all_same_2048x256 all_same_positive_1024x256 wide_4096x128 special_1024x256 ragged_999x300 refused_out_of_range
  * what: block x takes query n-1-x: the queries reach each row in another order (the CAS loop per add unchanged)
  */
 /* The base kernel with the queries mapped in reverse (block x takes query

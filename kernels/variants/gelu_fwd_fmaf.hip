@@ -2,7 +2,7 @@
  * contract: gelu_fwd
  * expect: correct
  * entry: gelu_fwd_fmaf
- * cases: all_f16 wide_65536 ragged_1000 special
+ * cases: all_f16 wide_65536 ragged_1000 special near_zero
  * what: x + a*x3 always fused with an explicit fmaf, and 0.5x(1+t) computed as x*fmaf(0.5, t, 0.5)
  */
 /* Two rewrites the model covers:

@@ -2,7 +2,7 @@
  * contract: gelu_fwd
  * expect: correct
  * entry: gelu_fwd_no_fma
- * cases: all_f16 wide_65536 ragged_1000 special
+ * cases: all_f16 wide_65536 ragged_1000 special near_zero
  * model: fma=no
  * what: every fp32 operation written as __fmul_rn/__fadd_rn, so x + a*x3 is never contracted; declares fma=no
  */
