@@ -1,4 +1,5 @@
 #include "gelu_fwd_tables.h"
+#include "gelu_tables.h"
 
 #include "tp_fp16.h"
 
@@ -24,23 +25,6 @@ tp_gelu_fwd_model tp_gelu_fwd_model_pilot(int tanh_ulp, int fma_any)
     return m;
 }
 
-/* Widest exponent range MPFR allows, so that e^{-2z} for z ~ -1e13 stays
- * a normal MPFR number (copied from gelu_tables.c, where it is static). */
-typedef struct { mpfr_exp_t emin, emax; } exp_range;
-
-static exp_range exp_range_widen(void)
-{
-    exp_range old = {mpfr_get_emin(), mpfr_get_emax()};
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-    return old;
-}
-
-static void exp_range_restore(exp_range old)
-{
-    mpfr_set_emin(old.emin);
-    mpfr_set_emax(old.emax);
-}
 
 /* ---------------------------------------------------------------------
  * Exact value: y = x / (1 + e^{-2z}). For x >= 0, e^{-2z} <= 1; for x < 0
@@ -81,7 +65,7 @@ float tp_gelu_fwd_rn32_tanh(float z)
 {
     /* 24-bit MPFR with binary32's exponent range and subnormals is
      * binary32: mpfr_tanh rounds correctly into it. */
-    exp_range old = {mpfr_get_emin(), mpfr_get_emax()};
+    tp_mpfr_exp_range old = {mpfr_get_emin(), mpfr_get_emax()};
     mpfr_set_emin(-148);
     mpfr_set_emax(128);
     mpfr_t t, r;
@@ -94,7 +78,7 @@ float tp_gelu_fwd_rn32_tanh(float z)
     float v = mpfr_get_flt(r, MPFR_RNDN); /* exact */
     mpfr_clear(t);
     mpfr_clear(r);
-    exp_range_restore(old);
+    tp_mpfr_exp_range_restore(old);
     return v;
 }
 
@@ -137,7 +121,7 @@ int tp_gelu_fwd_tables_build(const tp_gelu_fwd_model *m, tp_interval *exact_y, t
         return -1;
     int saved = fegetround();
     fesetround(FE_TONEAREST);
-    exp_range old = exp_range_widen();
+    tp_mpfr_exp_range old = tp_mpfr_exp_range_widen();
     exact_ws ws;
     mpfi_init2(ws.x, EXACT_PREC);
     mpfi_init2(ws.z, EXACT_PREC);
@@ -158,7 +142,7 @@ int tp_gelu_fwd_tables_build(const tp_gelu_fwd_model *m, tp_interval *exact_y, t
     mpfi_clear(ws.x);
     mpfi_clear(ws.z);
     mpfi_clear(ws.u);
-    exp_range_restore(old);
+    tp_mpfr_exp_range_restore(old);
     fesetround(saved);
     return 0;
 }

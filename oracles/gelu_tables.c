@@ -123,19 +123,15 @@ static tp_interval exact_round_out(mpfi_srcptr v, mpfr_prec_t bits)
     return r;
 }
 
-/* Widest exponent range MPFR allows, so that e^{-2Z} for Z ~ 1e13 stays
- * a normal MPFR number. Restored by exp_range_restore. */
-typedef struct { mpfr_exp_t emin, emax; } exp_range;
-
-static exp_range exp_range_widen(void)
+tp_mpfr_exp_range tp_mpfr_exp_range_widen(void)
 {
-    exp_range old = {mpfr_get_emin(), mpfr_get_emax()};
+    tp_mpfr_exp_range old = {mpfr_get_emin(), mpfr_get_emax()};
     mpfr_set_emin(mpfr_get_emin_min());
     mpfr_set_emax(mpfr_get_emax_max());
     return old;
 }
 
-static void exp_range_restore(exp_range old)
+void tp_mpfr_exp_range_restore(tp_mpfr_exp_range old)
 {
     mpfr_set_emin(old.emin);
     mpfr_set_emax(old.emax);
@@ -169,13 +165,13 @@ int tp_gelu_factor_mpfr(float x, const tp_gelu_model *m, mpfr_prec_t prec,
         *out = NAN_INTERVAL;
         return 0;
     }
-    exp_range old = exp_range_widen();
+    tp_mpfr_exp_range old = tp_mpfr_exp_range_widen();
     exact_ws ws;
     exact_ws_init(&ws, prec);
     exact_eval(&ws, x, m->c, m->a);
     *out = exact_round_out(ws.r, 53);
     exact_ws_clear(&ws);
-    exp_range_restore(old);
+    tp_mpfr_exp_range_restore(old);
     return 0;
 }
 
@@ -359,7 +355,7 @@ int tp_gelu_tables_build(const tp_gelu_model *m, tp_interval *exact_f,
 {
     if (!model_valid(m))
         return -1;
-    exp_range old = exp_range_widen();
+    tp_mpfr_exp_range old = tp_mpfr_exp_range_widen();
     exact_ws ew;
     f32_ws fw;
     exact_ws_init(&ew, EXACT_PREC0);
@@ -378,6 +374,6 @@ int tp_gelu_tables_build(const tp_gelu_model *m, tp_interval *exact_f,
 
     mpfr_clears(fw.lo, fw.hi, fw.t, fw.tlo, fw.thi, (mpfr_ptr)0);
     exact_ws_clear(&ew);
-    exp_range_restore(old);
+    tp_mpfr_exp_range_restore(old);
     return 0;
 }

@@ -24,6 +24,15 @@
 
 #define TP_GELU_TABLE_SIZE 65536
 
+/* The widest exponent range MPFR allows, so that e^{-2z} for |z| ~ 1e13
+ * stays a normal MPFR number; the range is per-thread state, so every
+ * table builder restores it before returning. */
+typedef struct {
+    mpfr_exp_t emin, emax;
+} tp_mpfr_exp_range;
+tp_mpfr_exp_range tp_mpfr_exp_range_widen(void);
+void tp_mpfr_exp_range_restore(tp_mpfr_exp_range old);
+
 typedef struct {
     float c, a, k3a; /* the fp32 constants the kernel uses */
     int tanh_ulp;    /* documented max ulp error of tanhf on the backend */
