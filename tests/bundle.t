@@ -9,10 +9,7 @@
 set -u
 cd "$(dirname "$0")/.."
 tp=build/tolproof emu=build/tests/tool_emulate schema=build/tests/tool_schema
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. tests/tap.sh
 
 # Two separate emulated runs of the same cases; proof reports as wp.sh
 # writes them, with different times.
@@ -117,5 +114,4 @@ bundle bA A
 cmp -s "$tmp/bA/manifest.json" "$tmp/bB/manifest.json"
 ok $? "re-bundling into an existing bundle directory replaces it"
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -7,10 +7,7 @@
 set -u
 cd "$(dirname "$0")/.."
 tp=build/tolproof emu=build/tests/tool_emulate
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. tests/tap.sh
 
 # name, the small launched cases (the 1024^3 ones cost tens of seconds on
 # the CPU), the refused case
@@ -51,5 +48,4 @@ ok $? "gelu_fwd: replay re-derives the emulated run"
 "$emu" "$plan" "$tmp/gelu_fwd.mut" --case normal_65536 --mutant wrong_constant >/dev/null 2>&1
 [ $? = 1 ]; ok $? "gelu_fwd: c = 0.7978 is caught"
 
-echo "1..$n"
-[ $failed = 0 ]
+tap_end

@@ -10,10 +10,7 @@
 set -u
 cd "$(dirname "$0")/.."
 tp=build/tolproof emu=build/tests/tool_emulate
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. tests/tap.sh
 
 # refused NAME CASE BY PATTERN PLAN ARGS...: runs the emulator on PLAN into
 # $tmp/NAME and checks the exit status, the message on stderr, the record
@@ -114,5 +111,4 @@ rm "$tmp/fed_gone/outputs/normal_64/input_A.npy"
 [ $? = 2 ] && grep -q "expected NAME=FILE.npy" "$tmp/bad_arg.log"; ok $? "--input without NAME=FILE is refused"
 "$emu" "$gemm" "$tmp/twice" --case normal_64 --input A="$a64" --input A="$a64" >/dev/null 2>"$tmp/twice.log"
 [ $? = 2 ] && grep -q "given twice" "$tmp/twice.log"; ok $? "--input naming a tensor twice is refused"
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -7,10 +7,7 @@
 set -u
 cd "$(dirname "$0")/.."
 tp=build/tolproof emu=build/tests/tool_emulate
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. tests/tap.sh
 plan=build/gen/gemm_fwd.plan.json
 small=(--case normal_64 --case ragged_100x37x250 --case tiny_1x1x1 --case cancel_128x64x512 --case special_64x64x32)
 
@@ -79,5 +76,4 @@ else
         rm -rf "$tmp/rec_copy"
     done
 fi
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -9,10 +9,7 @@
 set -u
 cd "$(dirname "$0")/.."
 tp=build/tolproof emu=build/tests/tool_emulate py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+. tests/tap.sh
 
 # ---- gen: headers and plans
 hdr() { # hdr FILE NAME CONTRACT EXPECT ENTRY CASES [MODEL]
@@ -137,5 +134,4 @@ else
     [ "$fa" = 0 ] && [ "$wrong" -gt 0 ] && [ $((kills * 100)) -ge $((wrong * 95)) ]
     ok $? "tolproof: $fa false alarms, kills $kills of $wrong wrong variants (>= 95%)"
 fi
-echo "1..$n"
-exit $((failed > 0))
+tap_end
