@@ -10,7 +10,7 @@ import os
 import re
 import tomllib
 
-# Operations the checker knows (oracles/tp_ops.c); grows with the registry.
+# Operations the checker knows (oracles/registry.c); grows with the registry.
 KNOWN_OPS = ("gemm", "gelu_bwd", "gelu_fwd", "softmax_fwd", "softmax_xent_bwd", "embedding_fwd",
              "embedding_bwd", "layernorm_fwd", "layernorm_bwd_input", "layernorm_bwd_params")
 DTYPES = ("f16", "f32", "i32", "i64")
@@ -269,7 +269,7 @@ def strip_outer(c):
 
 
 # --------------------------------------------------------------------------
-# Fill expressions for index tensors (harness/tp_rng.h, tp_fill_int)
+# Fill expressions for index tensors (core/tp_rng.h, tp_fill_int)
 
 _INT_FILL = re.compile(r"\s*(?:(randint)\s*\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)|"
                        r"(zipf)\s*\(\s*(\d+)\s*\)|(const)\s*\(\s*([+-]?\d+)\s*\))\s*")
@@ -286,7 +286,7 @@ def check_int_fill(text):
 
 
 # --------------------------------------------------------------------------
-# Fill expressions (grammar implemented by the C runtime, harness/tp_rng.h)
+# Fill expressions (grammar implemented by the C core, core/tp_rng.h)
 
 _FILL_TOKEN = re.compile(r"\s*(?:(?P<num>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|"
                          r"(?P<id>[A-Za-z_][A-Za-z0-9_]*)|(?P<p>[(),]))")

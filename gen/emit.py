@@ -134,7 +134,7 @@ def render_ninja(contracts, plans, backends):
             if b in backends:
                 lines += [
                     f"build {exe}: tp_{'nvcc' if b == 'cuda' else 'hipcc'} {src} | "
-                    f"$lib_a harness/tp_hip.h harness/tp_harness.h oracles/tp_op.h "
+                    f"$lib_a harness/tp_hip.h harness/tp_harness.h core/tp_op.h "
                     f"{ninja_escape(ksrc)} gen/tpgen.py gen/steps.py",
                     f"  contract = {name}",
                 ]

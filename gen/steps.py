@@ -181,7 +181,7 @@ def replay(out, tolproof):
         _write_json(out, {"step": "replay", "recorded": [], "exit": 0, "status": "skipped (nothing recorded)"})
         return 0
     if not tolproof or not os.path.exists(tolproof):
-        print("build/tolproof not built (harness/tolproof_main.c missing at configure time): replay skipped")
+        print("build/tolproof not built (cli/main.c missing at configure time): replay skipped")
         _write_json(out, {"step": "replay", "recorded": dirs, "exit": None,
                           "status": "skipped (no tolproof command)"})
         return 0

@@ -1,7 +1,7 @@
-#include "tp_check.h"
+#include "harness/tp_check.h"
 
-#include "tp_fp16.h"
-#include "tp_plan.h"
+#include "core/tp_fp16.h"
+#include "core/tp_plan.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * reproduces it bit for bit. */
 #ifndef TP_CHECK_H
 #define TP_CHECK_H
-#include "tp_op.h"
+#include "core/tp_op.h"
 
 #include <jansson.h>
 

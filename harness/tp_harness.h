@@ -22,7 +22,7 @@
  */
 #ifndef TP_HARNESS_H
 #define TP_HARNESS_H
-#include "tp_op.h"
+#include "core/tp_op.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
-#include "tp_report.h"
+#include "harness/tp_report.h"
 
-#include "tp_check.h"
+#include "harness/tp_check.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,11 +1,11 @@
 /* The harness runtime: what every generated harness does around its
  * kernel launches (see tp_harness.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "tp_check.h"
-#include "tp_harness.h"
-#include "tp_npy.h"
-#include "tp_plan.h"
-#include "tp_report.h"
+#include "harness/tp_check.h"
+#include "harness/tp_harness.h"
+#include "core/tp_npy.h"
+#include "core/tp_plan.h"
+#include "harness/tp_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 # Writes OUT_DIR/<oracle>.log (full Frama-C output) and OUT_DIR/<oracle>.json
 # ({"oracle","goals","proved","provers","seconds","tiers"}); exits non-zero
 # unless every goal is proved and the goal count matches
-# proofs/expected/<oracle>.json.
+# the expected status beside the oracle, ORACLE.expected.json.
 # Environment: TP_WP_CACHE_DIR (default build/wp-cache), TP_BUILD_DIR
 # (default build), TP_WP_TIMEOUT (seconds per goal, default 30).
 set -u
@@ -84,15 +84,15 @@ if [ "$proved" != "$goals" ]; then
     grep -E '^\[wp\] \[[^]]*\] Goal .* : (Timeout|Unknown|Failed)' "$log" | sed 's/^/  /' >&2
     status=1
 fi
-expected=$root/proofs/expected/$name.json
+expected=${src%.c}.expected.json
 if [ -f "$expected" ]; then
     want=$(sed -nE 's|.*"goals": *([0-9]+).*|\1|p' "$expected")
     if [ "$want" != "$goals" ]; then
-        echo "wp.sh: $name: $goals goals, proofs/expected/$name.json says $want (update it in review)" >&2
+        echo "wp.sh: $name: $goals goals, $expected says $want (update it in review)" >&2
         status=1
     fi
 else
-    echo "wp.sh: $name: no proofs/expected/$name.json" >&2
+    echo "wp.sh: $name: no $expected" >&2
     status=1
 fi
 [ $status -eq 0 ] && echo "wp.sh: $name: $proved/$goals goals proved ($tiers) in ${secs}s"

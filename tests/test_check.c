@@ -3,9 +3,9 @@
  * infinities, signed zeros, the error statistics, the worst-element list
  * and its order, first_violations, and the claim audit ("implied", "too
  * strict", "too loose", both) with its equality cases. */
-#include "tap.h"
-#include "tp_check.h"
-#include "tp_fp16.h"
+#include "tests/tap.h"
+#include "harness/tp_check.h"
+#include "core/tp_fp16.h"
 
 #include <jansson.h>
 #include <math.h>

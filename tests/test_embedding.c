@@ -14,10 +14,10 @@
  *  - a forward kernel that clamps out-of-range indices instead of skipping
  *    them is caught by the forward reference.
  * Build with -ffp-contract=off: the emulations must round where C says. */
-#include "embedding.h"
-#include "tap.h"
-#include "tp_fp16.h"
-#include "tp_op.h"
+#include "oracles/embedding/proven/embedding.h"
+#include "tests/tap.h"
+#include "core/tp_fp16.h"
+#include "core/tp_op.h"
 
 #include <jansson.h>
 #include <math.h>

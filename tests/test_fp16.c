@@ -9,8 +9,8 @@
  *    double range against MPFR round-to-nearest (sign of zero included);
  *  - next_up / next_down against the sorted order of all values, ulp.
  * Build with -ffp-contract=off -frounding-math. */
-#include "tap.h"
-#include "tp_fp16.h"
+#include "tests/tap.h"
+#include "core/tp_fp16.h"
 
 #include <math.h>
 #include <mpfr.h>

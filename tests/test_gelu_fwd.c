@@ -9,11 +9,11 @@
  *    caught by the admitted interval;
  *  - the proven lookup driver and the op through the tp_op interface.
  * Build with -ffp-contract=off: the emulation must round where C says. */
-#include "gelu_fwd.h"
-#include "gelu_fwd_tables.h"
-#include "tap.h"
-#include "tp_fp16.h"
-#include "tp_op.h"
+#include "oracles/gelu/proven/gelu_fwd.h"
+#include "oracles/gelu/gelu_fwd_tables.h"
+#include "tests/tap.h"
+#include "core/tp_fp16.h"
+#include "core/tp_op.h"
 
 #include <fenv.h>
 #include <math.h>

@@ -7,9 +7,9 @@
  *  - wrong models (c off by one ulp, a = 0.0447) that the emulation must
  *    expose, so the containment checks can fail.
  * Build with -ffp-contract=off: the emulation must round where C says. */
-#include "gelu_tables.h"
-#include "tap.h"
-#include "tp_fp16.h"
+#include "oracles/gelu/gelu_tables.h"
+#include "tests/tap.h"
+#include "core/tp_fp16.h"
 
 #include <math.h>
 #include <mpfi.h>

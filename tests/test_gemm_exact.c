@@ -16,9 +16,9 @@
  *  K 2^-52 relative of sum|ab|, which op_gemm.c inflates by) is checked
  *  against that claim.
  * Build with -ffp-contract=off. */
-#include "gemm.h"
-#include "tap.h"
-#include "tp_fp16.h"
+#include "oracles/gemm/proven/gemm.h"
+#include "tests/tap.h"
+#include "core/tp_fp16.h"
 
 #include <math.h>
 #include <mpfr.h>

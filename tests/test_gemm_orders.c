@@ -15,12 +15,12 @@
  * and mul-then-add give the same bits here; both are run because the model
  * promises both. Build with -ffp-contract=off: the emulations must round
  * exactly where C says. */
-#include "gemm.h"
-#include "tap.h"
-#include "tp_check.h"
-#include "tp_fp16.h"
-#include "tp_op.h"
-#include "tp_rng.h"
+#include "oracles/gemm/proven/gemm.h"
+#include "tests/tap.h"
+#include "harness/tp_check.h"
+#include "core/tp_fp16.h"
+#include "core/tp_op.h"
+#include "core/tp_rng.h"
 
 #include <jansson.h>
 #include <math.h>

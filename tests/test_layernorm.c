@@ -14,12 +14,12 @@
  *    unbiased variance, a dropped sum, a missing rstd; and the real fp16
  *    path of the grad_input kernel violates the pilot's fp32 contract.
  * Build with -ffp-contract=off: the emulations round where C says. */
-#include "layernorm.h"
-#include "layernorm_model.h"
-#include "tap.h"
-#include "tp_fp16.h"
-#include "tp_op.h"
-#include "tp_rng.h"
+#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_model.h"
+#include "tests/tap.h"
+#include "core/tp_fp16.h"
+#include "core/tp_op.h"
+#include "core/tp_rng.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -14,12 +14,12 @@
  *     softmax of a vocabulary row passes the pilot's 1e-2 claim and fails
  *     the admitted interval.
  * Build with -ffp-contract=off: the emulations must round where C says. */
-#include "softmax.h"
-#include "tap.h"
-#include "tp_check.h"
-#include "tp_fp16.h"
-#include "tp_op.h"
-#include "tp_rng.h"
+#include "oracles/softmax/proven/softmax.h"
+#include "tests/tap.h"
+#include "harness/tp_check.h"
+#include "core/tp_fp16.h"
+#include "core/tp_op.h"
+#include "core/tp_rng.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -11,11 +11,11 @@
  *    order, '<f8', truncated data, trailing bytes, an overflowing shape).
  */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
-#include "tap.h"
-#include "tp_expr.h"
-#include "tp_fp16.h"
-#include "tp_npy.h"
-#include "tp_rng.h"
+#include "tests/tap.h"
+#include "core/tp_expr.h"
+#include "core/tp_fp16.h"
+#include "core/tp_npy.h"
+#include "core/tp_rng.h"
 
 #include <math.h>
 #include <stdint.h>

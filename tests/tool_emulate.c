@@ -2,9 +2,9 @@
  * replaced by a CPU emulation of it, so the whole record/replay path can
  * be tested without a GPU. --mutant NAME plants a known error. */
 #define _POSIX_C_SOURCE 200809L
-#include "tp_fp16.h"
-#include "tp_harness.h"
-#include "layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
+#include "core/tp_fp16.h"
+#include "harness/tp_harness.h"
+#include "oracles/layernorm/layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
 #include <math.h>
 #include <stdio.h>

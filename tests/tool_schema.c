@@ -1,7 +1,7 @@
 /* tool_schema SCHEMA.json DOC.json: validates a document against a schema
  * with the bundle's validator (harness/tp_schema.c); exit 0 valid, 1
  * invalid (the offending path on stdout), 2 unreadable. */
-#include "tp_schema.h"
+#include "cli/tp_schema.h"
 
 #include <stdio.h>
 

@@ -7,8 +7,8 @@
  *        tests/bench/bench_gelu.c oracles/gelu_tables.c harness/tp_fp16.c
  *        -lmpfi -lmpfr -lgmp -lm */
 #define _POSIX_C_SOURCE 200809L
-#include "gelu_tables.h"
-#include "tp_fp16.h"
+#include "oracles/gelu/gelu_tables.h"
+#include "core/tp_fp16.h"
 
 #include <math.h>
 #include <stdint.h>

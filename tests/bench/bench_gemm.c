@@ -10,8 +10,8 @@
  * target_clones and vectoriser settings as tp_gemm_exact, so both may use
  * AVX2 and neither is handicapped by -O2. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "gemm.h"
-#include "tp_fp16.h"
+#include "oracles/gemm/proven/gemm.h"
+#include "core/tp_fp16.h"
 
 #include <stdint.h>
 #include <stdio.h>

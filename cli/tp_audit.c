@@ -1,0 +1,340 @@
+/* `tolproof audit [--quiet] BUNDLE`: re-checks an evidence bundle (a
+ * directory or its .tar.gz) on any machine, without a GPU. A hash proves a
+ * file is the one the manifest lists, not that it is right; so besides
+ * every hash the audit re-derives every case from the seeds and stored
+ * outputs and regenerates every file the bundler generated (summaries,
+ * TAP logs, plots, the manifest's own runs/devices/proofs sections) and
+ * compares them byte for byte. Edit a verdict and fix up every hash, and
+ * the recomputation still disagrees. */
+#define _GNU_SOURCE
+#include "cli/tp_audit.h"
+
+#include "cli/tp_bundle.h"
+#include "core/tp_plan.h"
+#include "cli/tp_replay.h"
+#include "harness/tp_report.h"
+#include "cli/tp_schema.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    int checks, failed, quiet;
+    char first[1600];
+    tp_bfiles plots;
+    int plot_errors;
+} audit;
+
+static void report(audit *a, int ok, const char *file, const char *fmt, ...)
+{
+    char what[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    a->checks++;
+    if (!ok) {
+        a->failed++;
+        if (!a->first[0])
+            snprintf(a->first, sizeof a->first, "%s: %s", file, what);
+    }
+    if (!ok || !a->quiet)
+        printf("%s - %s: %s\n", ok ? "ok" : "not ok", file, what);
+}
+
+/* Byte-for-byte comparison with the regenerated contents. */
+static void compare_bytes(audit *a, const char *file, const char *want, size_t wlen)
+{
+    size_t len;
+    char *got = tp_read_all(file, &len);
+    if (!got) {
+        report(a, 0, file, "missing or unreadable");
+        return;
+    }
+    size_t i = 0, line = 1;
+    while (i < len && i < wlen && got[i] == want[i])
+        line += got[i++] == '\n';
+    if (i == len && i == wlen)
+        report(a, 1, file, "matches its regeneration from the bundle's results");
+    else
+        report(a, 0, file, "first disagreement at byte %zu (line %zu) with its regeneration from the bundle's results",
+               i, line);
+    free(got);
+}
+
+static void on_case(void *ctx, const char *dir, const json_t *plan, const json_t *rec, const tp_case *c)
+{
+    audit *a = ctx;
+    char err[800];
+    if (tp_bundle_case_plots(&a->plots, dir + 5 /* "runs/" */, plan, rec, c, err, sizeof err) != 0) {
+        char file[600];
+        snprintf(file, sizeof file, "%s/results.json", dir);
+        report(a, 0, file, "case %s: cannot recompute its plots: %s", json_string_value(json_object_get(rec, "case")),
+               err);
+    }
+}
+
+static int in_list(const json_t *list, const char *s)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v) if (strcmp(json_string_value(v), s) == 0) return 1;
+    return 0;
+}
+
+static int safe_run_dir(const char *d)
+{
+    return d && strncmp(d, "runs/", 5) == 0 && d[5] && !strchr(d + 5, '/') && strcmp(d + 5, ".") != 0 &&
+           strcmp(d + 5, "..") != 0;
+}
+
+static int audit_root(audit *a)
+{
+    char err[1400];
+    int bad;
+    json_t *manifest = tp_read_selfhashed("manifest.json", &bad, err, sizeof err);
+    if (!manifest) {
+        report(a, 0, "manifest.json", "%s", err);
+        return bad ? 1 : 2;
+    }
+    report(a, 1, "manifest.json", "self_sha256 matches its bytes");
+    int rc = 0;
+
+    /* structure, against the bundle's copy of the schema (its hash is checked below) */
+    json_error_t je;
+    json_t *schema = json_load_file("manifest.schema.json", JSON_REJECT_DUPLICATES, &je);
+    if (!schema)
+        report(a, 0, "manifest.schema.json", "cannot be read: %s", je.text);
+    else {
+        int s = tp_schema_validate(schema, manifest, err, sizeof err);
+        report(a, s == 0, "manifest.json", s == 0 ? "follows manifest.schema.json" : "does not follow manifest.schema.json: %s", err);
+    }
+    json_decref(schema);
+    const json_t *files = json_object_get(manifest, "files");
+    const json_t *mruns = json_object_get(manifest, "runs");
+    if (json_integer_value(json_object_get(manifest, "tolproof_bundle")) != TP_BUNDLE_FORMAT || !json_is_object(files) ||
+        !json_is_array(mruns)) {
+        report(a, 0, "manifest.json", "not a tolproof_bundle %d manifest (no files object or runs array)", TP_BUNDLE_FORMAT);
+        json_decref(manifest);
+        return 2;
+    }
+
+    /* every hash, and nothing unlisted */
+    json_t *list = tp_bundle_list_files(".");
+    if (!list) {
+        report(a, 0, ".", "cannot list the bundle");
+        json_decref(manifest);
+        return 2;
+    }
+    int nbad = a->failed;
+    size_t i;
+    json_t *f;
+    json_array_foreach(list, i, f)
+    {
+        const char *p = json_string_value(f);
+        if (strcmp(p, "manifest.json") == 0 || strcmp(p, "timing.json") == 0)
+            continue;
+        struct stat st;
+        if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode))
+            report(a, 0, p, "not a regular file");
+        else if (!json_object_get(files, p))
+            report(a, 0, p, "not listed in manifest.json");
+    }
+    const char *p;
+    json_t *h;
+    json_object_foreach((json_t *)files, p, h)
+    {
+        char sha[65];
+        if (!in_list(list, p) || tp_sha256_file(p, sha) != 0)
+            report(a, 0, p, "listed in manifest.json but missing");
+        else if (!json_is_string(h) || strcmp(sha, json_string_value(h)) != 0)
+            report(a, 0, p, "SHA-256 %s differs from manifest.json's %s", sha, json_is_string(h) ? json_string_value(h) : "(not a string)");
+    }
+    if (a->failed == nbad)
+        report(a, 1, "manifest.json", "all %zu listed files match their SHA-256, none unlisted", json_object_size(files));
+    json_t *timing = tp_read_selfhashed("timing.json", &bad, err, sizeof err);
+    report(a, timing != NULL, "timing.json", timing ? "self_sha256 matches its bytes" : "%s", err);
+    json_decref(timing);
+
+    /* every run listed, every case re-derived */
+    json_t *runs = json_array();
+    json_t *on_disk = tp_bundle_list_files("runs");
+    json_array_foreach(on_disk, i, f)
+    {
+        char top[600], dir[700];
+        snprintf(top, sizeof top, "%s", json_string_value(f));
+        top[strcspn(top, "/")] = 0;
+        snprintf(dir, sizeof dir, "runs/%s", top);
+        int listed = 0;
+        size_t k;
+        json_t *r;
+        json_array_foreach(mruns, k, r) listed |= strcmp(json_string_value(json_object_get(r, "dir")) ?: "", dir) == 0;
+        if (!listed)
+            report(a, 0, json_string_value(f), "belongs to no run of manifest.json's runs, so nothing re-derives it");
+    }
+    json_decref(on_disk);
+    json_t *r;
+    json_array_foreach(mruns, i, r)
+    {
+        const char *dir = json_string_value(json_object_get(r, "dir"));
+        if (!safe_run_dir(dir)) {
+            report(a, 0, "manifest.json", "runs[%zu].dir is not runs/NAME", i);
+            continue;
+        }
+        char file[700];
+        snprintf(file, sizeof file, "%s/results.json", dir);
+        json_t *res = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+        if (!res) {
+            report(a, 0, file, "cannot be read: line %d: %s", je.line, je.text);
+            continue;
+        }
+        snprintf(file, sizeof file, "%s/plan.json", dir);
+        json_t *plan = tp_plan_load(file, err, sizeof err);
+        if (!plan)
+            plan = json_null(); /* replay below reports it */
+        snprintf(file, sizeof file, "%s/results.json", dir);
+        tp_replay_opts opts = {.on_case = on_case, .ctx = a};
+        int ncases = 0;
+        int s = tp_replay_dir(dir, a->quiet, NULL, &ncases, &opts);
+        a->checks += ncases;
+        if (s)
+            report(a, 0, file, "%s", opts.first[0] ? strchr(opts.first, ' ') + 1 : "does not re-derive");
+        else
+            report(a, 1, file, "all %d case(s) re-derived from the seeds and the stored outputs", ncases);
+        json_array_append_new(runs, json_pack("{s:s,s:o,s:o}", "run", dir + 5, "results", res, "plan", plan));
+    }
+
+    /* every generated file */
+    json_t *proofs = tp_bundle_load_proofs(".", err, sizeof err);
+    if (!proofs)
+        report(a, 0, "proofs", "%s", err);
+    else {
+        tp_bfiles gen = {0};
+        tp_bundle_reports(&gen, runs, proofs);
+        for (size_t k = 0; k < gen.n; k++)
+            compare_bytes(a, gen.v[k].path, gen.v[k].data, gen.v[k].len);
+        tp_bfiles_free(&gen);
+        json_t *want = tp_bundle_derived_manifest(runs, proofs);
+        const char *key;
+        json_t *v;
+        json_object_foreach(want, key, v)
+        {
+            char path[1024];
+            snprintf(path, sizeof path, ".%s", key);
+            if (tp_json_first_difference(json_object_get(manifest, key), v, path, sizeof path))
+                report(a, 0, "manifest.json", "first disagreement at %s with the bundle's results and proofs", path);
+            else
+                report(a, 1, "manifest.json", ".%s matches the bundle's results and proofs", key);
+        }
+        json_decref(want);
+    }
+    for (size_t k = 0; k < a->plots.n; k++)
+        compare_bytes(a, a->plots.v[k].path, a->plots.v[k].data, a->plots.v[k].len);
+    json_array_foreach(list, i, f)
+    {
+        const char *q = json_string_value(f);
+        int made = 0;
+        for (size_t k = 0; k < a->plots.n && !made; k++)
+            made = strcmp(a->plots.v[k].path, q) == 0;
+        if (strncmp(q, "plots/", 6) == 0 && !made)
+            report(a, 0, q, "no re-derived case has this plot");
+    }
+    json_decref(proofs);
+    json_decref(runs);
+    json_decref(list);
+    json_decref(manifest);
+    return rc;
+}
+
+/* A .tar.gz is extracted into a fresh temporary directory; the bundle is
+ * its one top-level directory. */
+static int extract(const char *archive, char *tmp, size_t tmplen, char *root, size_t rootlen)
+{
+    char abs[PATH_MAX];
+    if (!realpath(archive, abs))
+        return -1;
+    const char *t = getenv("TMPDIR");
+    snprintf(tmp, tmplen, "%s/tolproof-audit-XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(tmp))
+        return -1;
+    char *argv[] = {"tar", "-xzf", abs, "-C", tmp, "--no-same-owner", NULL};
+    if (tp_bundle_spawn(argv, NULL) != 0)
+        return -1;
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            n++;
+            snprintf(root, rootlen, "%s/%s", tmp, e->d_name);
+        }
+    if (d)
+        closedir(d);
+    return n == 1 ? 0 : -1;
+}
+
+int tp_audit_main(int argc, char **argv)
+{
+    audit a = {0};
+    const char *bundle = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--quiet") == 0)
+            a.quiet = 1;
+        else if (!bundle && argv[i][0] != '-')
+            bundle = argv[i];
+        else
+            bundle = NULL, i = argc;
+    }
+    if (!bundle) {
+        fprintf(stderr, "usage: tolproof audit [--quiet] BUNDLE_DIR|BUNDLE.tar.gz\n");
+        return 2;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char tmp[PATH_MAX] = "", root[PATH_MAX], cwd[PATH_MAX];
+    struct stat st;
+    int rc;
+    if (stat(bundle, &st) != 0) {
+        printf("not ok - %s: cannot be read\n", bundle);
+        return 2;
+    }
+    if (S_ISDIR(st.st_mode))
+        snprintf(root, sizeof root, "%s", bundle);
+    else if (extract(bundle, tmp, sizeof tmp, root, sizeof root) != 0) {
+        printf("not ok - %s: cannot be extracted as a .tar.gz holding one bundle directory\n", bundle);
+        rc = 2;
+        goto done;
+    }
+    if (!getcwd(cwd, sizeof cwd) || chdir(root) != 0) {
+        printf("not ok - %s: cannot enter it\n", root);
+        rc = 2;
+        goto done;
+    }
+    /* paths are reported relative to the bundle root, the same for a
+     * directory and its archive */
+    rc = audit_root(&a);
+    if (chdir(cwd) != 0)
+        rc = 2;
+    if (!rc && a.failed)
+        rc = 1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("# audit of %s: %d check(s), %d failed, %.1f s: %s\n", bundle, a.checks, a.failed,
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+           rc == 0 ? "everything matches" : "DISAGREEMENT");
+    if (rc)
+        printf("# first disagreement: %s\n", a.first[0] ? a.first : "(none recorded)");
+done:
+    tp_bfiles_free(&a.plots);
+    if (tmp[0]) {
+        char *rm[] = {"rm", "-rf", "--", tmp, NULL};
+        tp_bundle_spawn(rm, NULL);
+    }
+    return rc;
+}

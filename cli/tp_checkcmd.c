@@ -1,0 +1,773 @@
+/* `tolproof check`: the checker of the harnesses, fed from .npy files
+ * instead of a launch. The given tensors are the case: their shapes fix
+ * the contract's dims, the contract's requirements and index ranges
+ * apply, and the result is the harness's case result (tp_check_case),
+ * with the Evidence lines that speak of seeds and launches replaced by
+ * the files it read. */
+#define _DEFAULT_SOURCE /* scandir, alphasort */
+#include "cli/tp_checkcmd.h"
+
+#include "oracles/gemm/op_gemm.h"
+#include "harness/tp_check.h"
+#include "core/tp_npy.h"
+#include "core/tp_plan.h"
+#include "harness/tp_report.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char tp_check_usage[] =
+    "       tolproof check --contract NAME|PLAN.json --input NAME=FILE.npy... --output NAME=FILE.npy...\n"
+    "                      [--initial NAME=FILE.npy] [--model KEY=VALUE]... [--dim NAME=N]...\n"
+    "                      [--backend cuda|hip] [--json FILE]\n";
+
+static const char check_help[] =
+    "check   checks tensors produced by anything (PyTorch, cuBLAS, your own kernel), saved\n"
+    "        as .npy (<f2, <f4, <i4, <i8; C order; format 1.0, 2.0 or 3.0), against the\n"
+    "        operation and numeric model of a contract, element by element.\n"
+    "        --contract NAME  build/gen/NAME.plan.json next to this binary (`ninja plans`\n"
+    "                         writes them), or the path of a plan JSON\n"
+    "        --input NAME=F   every input of the contract; i64 indices are narrowed to a\n"
+    "                         contract's i32 when every value fits (and i32 widened)\n"
+    "        --output NAME=F  at least one output; outputs not given are skipped\n"
+    "        --initial NAME=F an output's content before the producer ran (embedding_fwd\n"
+    "                         leaves out-of-range rows alone); default: the contract's init\n"
+    "        --model KEY=VAL  override a key of the contract's [model] (VAL read as JSON,\n"
+    "                         else as a string; KEY.SUB for nested tables), e.g.\n"
+    "                         accumulation=fp32_faithful for GEMMs that do not round to\n"
+    "                         nearest; GEMM contracts already admit any order (order=any)\n"
+    "        --dim NAME=N     a dim that no given tensor's shape fixes\n"
+    "        --backend B      whose documented device-function ulp bounds apply (default cuda)\n"
+    "        --json FILE      the full result (verdicts, worst elements, claim audit,\n"
+    "                         Evidence, Non-claims)\n"
+    "        Exit status: 0 every element within its bound, 1 a violation, 2 bad input.\n";
+
+#define MAX_GIVEN 24
+
+typedef struct {
+    const char *kind; /* "input", "output", "initial" */
+    const char *name, *path;
+    tp_dtype dt;
+    int rank;
+    int64_t shape[4];
+    void *data;
+    char sha[65];
+    const char *converted; /* a note when an index file was widened or narrowed */
+} given;
+
+typedef struct {
+    given g[MAX_GIVEN];
+    int ng;
+    const char *models[32], *dimargs[8];
+    int nmodels, ndimargs;
+    const char *contract, *backend, *json_out;
+    char err[1600];
+} args;
+
+static int refuse(args *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->err, sizeof a->err, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+static const char *npy_descr(tp_dtype t)
+{
+    static const char *const d[] = {"<f2", "<f4", "<i4", "<i8"};
+    return d[t];
+}
+
+static void shape_text(char *out, size_t len, int rank, const int64_t *shape)
+{
+    size_t n = (size_t)snprintf(out, len, "[");
+    for (int d = 0; d < rank && n < len; d++)
+        n += (size_t)snprintf(out + n, len - n, "%s%lld", d ? ", " : "", (long long)shape[d]);
+    if (n < len)
+        snprintf(out + n, len - n, "]");
+}
+
+static void expr_text(char *out, size_t len, const json_t *shape)
+{
+    size_t n = (size_t)snprintf(out, len, "[");
+    for (size_t d = 0; d < json_array_size(shape) && n < len; d++)
+        n += (size_t)snprintf(out + n, len - n, "%s%s", d ? ", " : "", json_string_value(json_array_get(shape, d)));
+    if (n < len)
+        snprintf(out + n, len - n, "]");
+}
+
+static json_t *plan_tensor(const json_t *plan, const char *name)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(plan, "tensors"), i, t)
+    {
+        if (strcmp(json_string_value(json_object_get(t, "name")), name) == 0)
+            return t;
+    }
+    return NULL;
+}
+
+static int is_output(const json_t *t) { return strcmp(json_string_value(json_object_get(t, "role")), "output") == 0; }
+
+/* "A, B" for the inputs (want_output 0) or the outputs of the plan. */
+static void tensor_list(char *out, size_t len, const json_t *plan, int want_output)
+{
+    size_t i, n = 0;
+    json_t *t;
+    out[0] = 0;
+    json_array_foreach(json_object_get(plan, "tensors"), i, t)
+    {
+        if (is_output(t) == want_output && n < len)
+            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", json_string_value(json_object_get(t, "name")));
+    }
+}
+
+static tp_tensor *case_tensor(tp_case *c, const char *name)
+{
+    for (int i = 0; i < c->ntensors; i++)
+        if (strcmp(c->tensors[i].name, name) == 0)
+            return &c->tensors[i];
+    return NULL;
+}
+
+static int case_tensor_index(const tp_case *c, const char *name)
+{
+    for (int i = 0; i < c->ntensors; i++)
+        if (strcmp(c->tensors[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int parse_args(args *a, int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *o = argv[i];
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
+            return -1;
+        const char *opts[] = {"--contract", "--input", "--output", "--initial", "--model", "--dim", "--backend", "--json"};
+        int k = -1;
+        for (int j = 0; j < 8; j++)
+            if (strcmp(o, opts[j]) == 0)
+                k = j;
+        if (k < 0)
+            return refuse(a, "unknown argument %s (see tolproof --help)", o);
+        if (i + 1 >= argc)
+            return refuse(a, "%s needs a value", o);
+        const char *v = argv[++i];
+        if (k == 0)
+            a->contract = v;
+        else if (k >= 1 && k <= 3) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || !eq[1])
+                return refuse(a, "%s %s: expected NAME=FILE.npy", o, v);
+            if (a->ng == MAX_GIVEN)
+                return refuse(a, "more than %d tensor files", MAX_GIVEN);
+            given *g = &a->g[a->ng++];
+            g->kind = k == 1 ? "input" : k == 2 ? "output" : "initial";
+            g->name = strndup(v, (size_t)(eq - v));
+            g->path = eq + 1;
+        } else if (k == 4) {
+            if (a->nmodels == 32)
+                return refuse(a, "more than 32 --model options");
+            a->models[a->nmodels++] = v;
+        } else if (k == 5) {
+            if (a->ndimargs == 8)
+                return refuse(a, "more than 8 --dim options");
+            a->dimargs[a->ndimargs++] = v;
+        } else if (k == 6) {
+            if (strcmp(v, "cuda") != 0 && strcmp(v, "hip") != 0)
+                return refuse(a, "--backend %s: expected cuda or hip", v);
+            a->backend = v;
+        } else
+            a->json_out = v;
+    }
+    if (!a->contract)
+        return refuse(a, "--contract NAME is required (see tolproof --help)");
+    return 0;
+}
+
+/* A contract name is looked up next to the binary (build/tolproof reads
+ * build/gen/), so the command works from any directory. */
+static json_t *load_contract(args *a, const char *argv0)
+{
+    char path[4200], dir[4096];
+    size_t len = strlen(a->contract);
+    if (strchr(a->contract, '/') || (len > 5 && strcmp(a->contract + len - 5, ".json") == 0))
+        snprintf(path, sizeof path, "%s", a->contract);
+    else {
+        const char *slash = strrchr(argv0, '/');
+        if (slash)
+            snprintf(dir, sizeof dir, "%.*s/gen", (int)(slash - argv0), argv0);
+        else
+            snprintf(dir, sizeof dir, "build/gen");
+        snprintf(path, sizeof path, "%s/%s.plan.json", dir, a->contract);
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            char known[1000] = "";
+            size_t n = 0;
+            struct dirent **ents = NULL;
+            int ne = scandir(dir, &ents, NULL, alphasort);
+            for (int i = 0; i < ne; i++) {
+                size_t l = strlen(ents[i]->d_name);
+                if (l > 10 && strcmp(ents[i]->d_name + l - 10, ".plan.json") == 0 && n < sizeof known)
+                    n += (size_t)snprintf(known + n, sizeof known - n, "%s%.*s", n ? ", " : "", (int)(l - 10),
+                                          ents[i]->d_name);
+                free(ents[i]);
+            }
+            free(ents);
+            refuse(a,
+                   "contract %s: %s does not exist; build the plans with `ninja plans` (or `ninja`) in the "
+                   "repository, or pass the path of a plan JSON%s%s",
+                   a->contract, path, n ? " (plans there: " : "", n ? known : "");
+            if (n)
+                strncat(a->err, ")", sizeof a->err - strlen(a->err) - 1);
+            return NULL;
+        }
+    }
+    char inner[800];
+    json_t *plan = tp_plan_load(path, inner, sizeof inner);
+    if (!plan)
+        refuse(a, "contract %s: %s", a->contract, inner);
+    return plan;
+}
+
+/* --model KEY=VALUE on the working plan's model. A top-level key must be
+ * one the contract declares, so that a misspelt key is refused instead of
+ * silently ignored by the op; nested keys (tanhf_ulp.hip) may be new. */
+static int apply_models(args *a, json_t *model, json_t *overrides)
+{
+    for (int i = 0; i < a->nmodels; i++) {
+        const char *kv = a->models[i], *eq = strchr(kv, '=');
+        if (!eq || eq == kv)
+            return refuse(a, "--model %s: expected KEY=VALUE", kv);
+        char key[200], whole[200];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+        snprintf(whole, sizeof whole, "%s", key);
+        json_error_t je;
+        json_t *v = json_loads(eq + 1, JSON_DECODE_ANY, &je);
+        if (!v)
+            v = json_string(eq + 1);
+        json_t *obj = model;
+        char *part = key, *dot;
+        int top = 1;
+        while ((dot = strchr(part, '.')) != NULL) {
+            *dot = 0;
+            json_t *child = json_object_get(obj, part);
+            if (!json_is_object(child)) {
+                json_decref(v);
+                return refuse(a, "--model %s: model.%s is %s", kv, part, child ? "not a table" : "not a key of the contract's [model]");
+            }
+            obj = child;
+            part = dot + 1;
+            top = 0;
+        }
+        if (top && !json_object_get(model, part)) {
+            char keys[600] = "";
+            size_t n = 0;
+            const char *k;
+            json_t *x;
+            json_object_foreach(model, k, x) if (n < sizeof keys) n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", n ? ", " : "", k);
+            json_decref(v);
+            return refuse(a, "--model %s: the contract's [model] has no key %s (its keys: %s)", kv, part, keys);
+        }
+        json_object_set(overrides, whole, v);
+        json_object_set_new(obj, part, v);
+    }
+    return 0;
+}
+
+/* Reads one file and matches it to its tensor's dtype and rank; index
+ * files are converted between i32 and i64 when every value fits, because
+ * PyTorch writes int64 indices and the kernels here take int32. */
+static int read_given(args *a, given *g, const json_t *t)
+{
+    char inner[800], want[200];
+    const json_t *shape = json_object_get(t, "shape");
+    tp_dtype pd;
+    tp_dtype_parse(json_string_value(json_object_get(t, "dtype")), &pd);
+    expr_text(want, sizeof want, shape);
+    if (tp_npy_read(g->path, &g->dt, &g->rank, g->shape, &g->data, inner, sizeof inner) != 0)
+        return refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
+                      npy_descr(pd), want);
+    if (tp_sha256_file(g->path, g->sha) != 0)
+        return refuse(a, "%s %s: %s: cannot read it again for its checksum", g->kind, g->name, g->path);
+    int64_t numel = 1;
+    for (int d = 0; d < g->rank; d++)
+        numel *= g->shape[d];
+    if (g->dt != pd && (pd == TP_I32 || pd == TP_I64) && (g->dt == TP_I32 || g->dt == TP_I64)) {
+        void *conv = malloc((size_t)(numel ? numel : 1) * tp_dtype_size(pd));
+        if (!conv)
+            return refuse(a, "%s %s: out of memory", g->kind, g->name);
+        for (int64_t e = 0; e < numel; e++) {
+            if (pd == TP_I64)
+                ((int64_t *)conv)[e] = ((int32_t *)g->data)[e];
+            else {
+                int64_t v = ((int64_t *)g->data)[e];
+                if (v < INT32_MIN || v > INT32_MAX) {
+                    free(conv);
+                    return refuse(a, "%s %s: %s: element %lld is %lld, which does not fit the contract's i32 (<i4) tensor %s",
+                                  g->kind, g->name, g->path, (long long)e, (long long)v, g->name);
+                }
+                ((int32_t *)conv)[e] = (int32_t)v;
+            }
+        }
+        g->converted = pd == TP_I32 ? "<i8 narrowed to i32 (every value fits)" : "<i4 widened to i64";
+        free(g->data);
+        g->data = conv;
+        g->dt = pd;
+    }
+    char got[200];
+    shape_text(got, sizeof got, g->rank, g->shape);
+    if (g->dt != pd)
+        return refuse(a, "%s %s: %s holds %s (%s); the contract's tensor %s is %s (%s)", g->kind, g->name, g->path,
+                      npy_descr(g->dt), tp_dtype_name(g->dt), g->name, npy_descr(pd), tp_dtype_name(pd));
+    if (g->rank != (int)json_array_size(shape))
+        return refuse(a, "shape mismatch: %s %s: %s has shape %s (%d dimensions); the contract's tensor %s is %s",
+                      g->kind, g->name, g->path, got, g->rank, g->name, want);
+    return 0;
+}
+
+/* Each shape entry that is a bare dim name binds that dim; --dim binds
+ * first. Two tensors that disagree are refused with both named. */
+static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
+{
+    const json_t *dims = json_object_get(plan, "dims");
+    size_t nd = json_array_size(dims);
+    int64_t val[8];
+    char from[8][400];
+    int bound[8] = {0};
+    char names[200] = "";
+    for (size_t k = 0, n = 0; k < nd && n < sizeof names; k++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "", json_string_value(json_array_get(dims, k)));
+    for (int i = 0; i < a->ndimargs; i++) {
+        const char *kv = a->dimargs[i], *eq = strchr(kv, '=');
+        char *end;
+        long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
+        if (!eq || end == eq + 1 || *end || v <= 0)
+            return refuse(a, "--dim %s: expected NAME=N with N a positive integer", kv);
+        size_t k;
+        for (k = 0; k < nd; k++)
+            if (strlen(json_string_value(json_array_get(dims, k))) == (size_t)(eq - kv) &&
+                strncmp(json_string_value(json_array_get(dims, k)), kv, (size_t)(eq - kv)) == 0)
+                break;
+        if (k == nd || k >= 8)
+            return refuse(a, "--dim %s: the contract has no dim %.*s (its dims: %s)", kv, (int)(eq - kv), kv, names);
+        bound[k] = 1;
+        val[k] = v;
+        snprintf(from[k], sizeof from[k], "--dim %s", kv);
+    }
+    for (int i = 0; i < a->ng; i++) {
+        const given *g = &a->g[i];
+        const json_t *shape = json_object_get(plan_tensor(plan, g->name), "shape");
+        for (int d = 0; d < g->rank; d++) {
+            const char *e = json_string_value(json_array_get(shape, (size_t)d));
+            for (size_t k = 0; k < nd && k < 8; k++) {
+                if (strcmp(e, json_string_value(json_array_get(dims, k))) != 0)
+                    continue;
+                char here[400], got[120];
+                shape_text(got, sizeof got, g->rank, g->shape);
+                snprintf(here, sizeof here, "%s %s (%s, shape %s)", g->kind, g->name, g->path, got);
+                if (!bound[k]) {
+                    bound[k] = 1;
+                    val[k] = g->shape[d];
+                    snprintf(from[k], sizeof from[k], "%s", here);
+                } else if (val[k] != g->shape[d])
+                    return refuse(a, "shape mismatch: %s has %s = %lld but %s has %s = %lld", from[k], e,
+                                  (long long)val[k], here, e, (long long)g->shape[d]);
+            }
+        }
+    }
+    for (size_t k = 0; k < nd && k < 8; k++) {
+        const char *name = json_string_value(json_array_get(dims, k));
+        if (!bound[k])
+            return refuse(a, "dim %s: no given tensor has it as an extent, so it cannot be inferred; pass --dim %s=N",
+                          name, name);
+        json_object_set_new(dims_out, name, json_integer(val[k]));
+    }
+    return 0;
+}
+
+static void dims_text(char *out, size_t len, const json_t *plan, const json_t *dims)
+{
+    size_t i, n = 0;
+    json_t *d;
+    out[0] = 0;
+    json_array_foreach(json_object_get(plan, "dims"), i, d)
+    {
+        if (n < len)
+            n += (size_t)snprintf(out + n, len - n, "%s%s=%lld", n ? " " : "", json_string_value(d),
+                                  (long long)json_integer_value(json_object_get(dims, json_string_value(d))));
+    }
+}
+
+/* The harness's Evidence speaks of seeds and a launch; here the tensors
+ * came from files, so those lines are replaced by what was read. */
+static void restate(json_t *res, const args *a, const json_t *plan, const json_t *overrides, const json_t *skipped,
+                    const json_t *work)
+{
+    json_t *ev = json_object_get(res, "evidence"), *nc = json_object_get(res, "non_claims");
+    char line[4000];
+    size_t i, n;
+    json_t *l;
+    json_array_foreach(ev, i, l)
+    {
+        const char *s = json_string_value(l);
+        if (strncmp(s, "inputs regenerated from seed", 28) == 0) {
+            n = (size_t)snprintf(line, sizeof line, "inputs read from .npy files:");
+            for (int k = 0; k < a->ng && n < sizeof line; k++)
+                if (strcmp(a->g[k].kind, "input") == 0)
+                    n += (size_t)snprintf(line + n, sizeof line - n, " %s = %s (sha256 %.16s...%s%s)", a->g[k].name,
+                                          a->g[k].path, a->g[k].sha, a->g[k].converted ? ", " : "",
+                                          a->g[k].converted ? a->g[k].converted : "");
+            json_array_set_new(ev, i, json_string(line));
+        } else if (strncmp(s, "kernel ", 7) == 0) {
+            n = (size_t)snprintf(line, sizeof line,
+                                 "outputs produced outside tolproof (the contract's kernel %s was not run), read from "
+                                 ".npy files:",
+                                 json_string_value(json_object_get(json_object_get(plan, "kernel"), "source")));
+            for (int k = 0; k < a->ng && n < sizeof line; k++)
+                if (strcmp(a->g[k].kind, "output") == 0)
+                    n += (size_t)snprintf(line + n, sizeof line - n, " %s = %s (sha256 %.16s...)", a->g[k].name,
+                                          a->g[k].path, a->g[k].sha);
+            json_array_set_new(ev, i, json_string(line));
+        }
+    }
+    size_t at = 2;
+    json_t *tj;
+    json_array_foreach(json_object_get(work, "tensors"), i, tj)
+    {
+        if (!is_output(tj))
+            continue;
+        const char *name = json_string_value(json_object_get(tj, "name"));
+        const given *ini = NULL;
+        for (int k = 0; k < a->ng; k++)
+            if (strcmp(a->g[k].kind, "initial") == 0 && strcmp(a->g[k].name, name) == 0)
+                ini = &a->g[k];
+        const char *init = json_string_value(json_object_get(tj, "init"));
+        if (ini)
+            snprintf(line, sizeof line, "pre-launch content of output %s read from %s (sha256 %.16s...)", name,
+                     ini->path, ini->sha);
+        else if (init && strcmp(init, "poison") != 0)
+            snprintf(line, sizeof line, "pre-launch content of output %s taken from the contract's init %s", name, init);
+        else
+            continue;
+        json_array_insert_new(ev, at++, json_string(line));
+    }
+    if (json_object_size(overrides)) {
+        n = (size_t)snprintf(line, sizeof line, "numeric model overridden on the command line:");
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)overrides, k, v)
+        {
+            char *dv = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+            if (n < sizeof line)
+                n += (size_t)snprintf(line + n, sizeof line - n, " %s = %s", k, dv);
+            free(dv);
+        }
+        json_array_insert_new(ev, at, json_string(line));
+    }
+    json_array_foreach(nc, i, l)
+    {
+        if (strcmp(json_string_value(l), "nothing about inputs, shapes or seeds other than this case's") == 0)
+            json_array_set_new(nc, i,
+                               json_string("nothing about inputs or shapes other than these files', nor about how the "
+                                           "producer computed the outputs beyond where they lie"));
+    }
+    json_array_foreach((json_t *)skipped, i, l)
+    {
+        snprintf(line, sizeof line, "output %s was not given and is not checked", json_string_value(l));
+        json_array_append_new(nc, json_string(line));
+    }
+    if (strcmp(json_string_value(json_object_get(plan, "op")), "gemm") == 0)
+        tp_gemm_model_statements(json_object_get(work, "model"), ev, nc);
+}
+
+static void print_elem(const char *what, const char *name, const json_t *e)
+{
+    printf("  %s %s[", what, name);
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(e, "index"), i, d) printf("%s%lld", i ? ", " : "", (long long)json_integer_value(d));
+    const json_t *al = json_object_get(e, "allowed");
+    double v[4];
+    const json_t *src[4] = {json_object_get(e, "got"), json_object_get(e, "exact"), json_array_get(al, 0), json_array_get(al, 1)};
+    for (int k = 0; k < 4; k++) {
+        const char *s = json_string_value(src[k]);
+        v[k] = s ? (strcmp(s, "nan") == 0 ? NAN : strcmp(s, "inf") == 0 ? INFINITY : -INFINITY) : json_number_value(src[k]);
+    }
+    printf("] = %.9g: exact %.9g, admitted [%.9g, %.9g]\n", v[0], v[1], v[2], v[3]);
+}
+
+static double stat_of(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    const char *s = json_string_value(v);
+    return s ? (strcmp(s, "nan") == 0 ? NAN : strcmp(s, "-inf") == 0 ? -INFINITY : INFINITY) : json_number_value(v);
+}
+
+static void print_summary(const json_t *res, const json_t *plan, const json_t *work, const json_t *skipped)
+{
+    char dims[300];
+    dims_text(dims, sizeof dims, plan, json_object_get(res, "dims"));
+    printf("contract %s (op %s), %s\n", json_string_value(json_object_get(plan, "contract")),
+           json_string_value(json_object_get(plan, "op")), dims);
+    printf("model:");
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(work, "model"), k, v)
+    {
+        if (json_is_object(v))
+            continue;
+        char *dv = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+        printf(" %s=%s", k, dv);
+        free(dv);
+    }
+    printf("\n");
+    json_object_foreach(json_object_get(res, "outputs"), k, v)
+    {
+        const json_t *claim = json_object_get(v, "claim");
+        printf("output %s (%s): %s, %lld of %lld elements outside the bound, max err/bound %.3g, max err %.3g (%.3g ulp); "
+               "claim |err| <= %g: %s\n",
+               k, json_string_value(json_object_get(v, "file")), json_string_value(json_object_get(v, "verdict")),
+               (long long)json_integer_value(json_object_get(v, "violations")),
+               (long long)json_integer_value(json_object_get(v, "elements")), stat_of(v, "max_err_over_bound"),
+               stat_of(v, "max_abs_err"), stat_of(v, "max_ulp_err"), stat_of(claim, "atol"),
+               json_string_value(json_object_get(claim, "verdict")));
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(v, "first_violations"), i, e) print_elem("violation", k, e);
+        if (json_array_size(json_object_get(v, "first_violations")) == 0 && json_array_size(json_object_get(v, "worst")))
+            print_elem("worst", k, json_array_get(json_object_get(v, "worst"), 0));
+    }
+    size_t i;
+    json_t *s;
+    json_array_foreach((json_t *)skipped, i, s) printf("output %s: not given, not checked\n", json_string_value(s));
+    printf("verdict: %s\n", json_string_value(json_object_get(res, "verdict")));
+}
+
+static int run(args *a, const char *argv0, json_t **result)
+{
+    json_t *plan = load_contract(a, argv0);
+    if (!plan)
+        return 2;
+    int rc = 2;
+    tp_case *c = NULL;
+    json_t *work = json_deep_copy(plan), *overrides = json_object(), *skipped = json_array(), *dims = json_object();
+    const char *contract = json_string_value(json_object_get(plan, "contract"));
+    const char *opname = json_string_value(json_object_get(plan, "op"));
+    const tp_op *op = tp_op_find(opname);
+    char inner[1200], list[400];
+    if (!op) {
+        refuse(a, "contract %s: unknown op \"%s\"", contract, opname);
+        goto out;
+    }
+    json_t *model = json_object_get(work, "model");
+    if (apply_models(a, model, overrides) != 0)
+        goto out;
+    if (op->check_model(model, inner, sizeof inner) != 0) {
+        refuse(a, "%s%s (op %s)", a->nmodels ? "--model: " : "", inner, opname);
+        goto out;
+    }
+    /* names and roles before any file is read */
+    for (int i = 0; i < a->ng; i++) {
+        given *g = &a->g[i];
+        const json_t *t = plan_tensor(plan, g->name);
+        int want_output = strcmp(g->kind, "input") != 0;
+        tensor_list(list, sizeof list, plan, want_output);
+        if (!t) {
+            refuse(a, "%s %s: contract %s has no tensor %s (its %ss: %s)", g->kind, g->name, contract, g->name,
+                   want_output ? "output" : "input", list);
+            goto out;
+        }
+        if (is_output(t) != want_output) {
+            refuse(a, "%s %s: %s is an %s of contract %s, not an %s (its %ss: %s)", g->kind, g->name, g->name,
+                   want_output ? "input" : "output", contract, want_output ? "output" : "input",
+                   want_output ? "output" : "input", list);
+            goto out;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(a->g[j].kind, g->kind) == 0 && strcmp(a->g[j].name, g->name) == 0) {
+                refuse(a, "%s %s is given twice", g->kind, g->name);
+                goto out;
+            }
+        if (strcmp(g->kind, "initial") == 0) {
+            int has = 0;
+            for (int j = 0; j < a->ng; j++)
+                has |= strcmp(a->g[j].kind, "output") == 0 && strcmp(a->g[j].name, g->name) == 0;
+            if (!has) {
+                refuse(a, "initial %s: %s is not given with --output, so its initial content has no use", g->name, g->name);
+                goto out;
+            }
+        }
+    }
+    {
+        char missing[400] = "";
+        size_t n = 0, i;
+        int nout = 0;
+        json_t *t;
+        json_array_foreach(json_object_get(plan, "tensors"), i, t)
+        {
+            const char *name = json_string_value(json_object_get(t, "name"));
+            int found = 0;
+            for (int j = 0; j < a->ng; j++)
+                found |= strcmp(a->g[j].name, name) == 0 && strcmp(a->g[j].kind, is_output(t) ? "output" : "input") == 0;
+            if (is_output(t))
+                nout += found;
+            else if (!found && n < sizeof missing)
+                n += (size_t)snprintf(missing + n, sizeof missing - n, "%s--input %s=FILE.npy", n ? ", " : "", name);
+        }
+        if (n) {
+            refuse(a, "contract %s needs every input: missing %s", contract, missing);
+            goto out;
+        }
+        if (!nout) {
+            tensor_list(list, sizeof list, plan, 1);
+            refuse(a, "no --output given: give at least one of contract %s's outputs (%s)", contract, list);
+            goto out;
+        }
+    }
+    for (int i = 0; i < a->ng; i++)
+        if (read_given(a, &a->g[i], plan_tensor(plan, a->g[i].name)) != 0)
+            goto out;
+    if (bind_dims(a, plan, dims) != 0)
+        goto out;
+    /* the working plan: one case with the inferred dims (inputs filled with
+     * zeros, replaced below) and only the outputs that were given */
+    {
+        json_t *fill = json_object(), *tensors = json_object_get(work, "tensors");
+        for (size_t i = json_array_size(tensors); i-- > 0;) {
+            json_t *t = json_array_get(tensors, i);
+            const char *name = json_string_value(json_object_get(t, "name"));
+            int found = 0;
+            for (int j = 0; j < a->ng; j++)
+                found |= strcmp(a->g[j].kind, "output") == 0 && strcmp(a->g[j].name, name) == 0;
+            if (!is_output(t))
+                json_object_set_new(fill, name, json_string("const(0)"));
+            else if (!found) {
+                json_array_insert_new(skipped, 0, json_string(name));
+                json_array_remove(tensors, i);
+            }
+        }
+        json_object_set_new(work, "cases",
+                            json_pack("[{s:s,s:i,s:O,s:o}]", "name", "check", "seed", 0, "dims", dims, "fill", fill));
+    }
+    c = tp_case_build(work, 0, a->backend, inner, sizeof inner);
+    if (!c) {
+        char dt[300];
+        dims_text(dt, sizeof dt, plan, dims);
+        const char *msg = strncmp(inner, "case check: ", 12) == 0 ? inner + 12 : inner;
+        refuse(a, "contract %s refuses the given tensors (%s): %s", contract, dt, msg);
+        goto out;
+    }
+    for (int i = 0; i < a->ng; i++) {
+        given *g = &a->g[i];
+        tp_tensor *t = case_tensor(c, g->name);
+        int same = g->rank == t->rank;
+        for (int d = 0; same && d < g->rank; d++)
+            same = g->shape[d] == t->shape[d];
+        if (!same) {
+            char got[120], want[120], expr[200], dt[300];
+            shape_text(got, sizeof got, g->rank, g->shape);
+            shape_text(want, sizeof want, t->rank, t->shape);
+            expr_text(expr, sizeof expr, json_object_get(plan_tensor(plan, g->name), "shape"));
+            dims_text(dt, sizeof dt, plan, dims);
+            refuse(a, "shape mismatch: %s %s: %s has shape %s; the contract's %s is %s = %s with %s", g->kind, g->name,
+                   g->path, got, g->name, expr, want, dt);
+            goto out;
+        }
+        if (strcmp(g->kind, "initial") == 0) {
+            free(t->initial);
+            t->initial = g->data;
+        } else {
+            free(t->data);
+            t->data = g->data;
+        }
+        g->data = NULL;
+        if (strcmp(g->kind, "input") == 0) {
+            int r = tp_case_check_values(work, c, case_tensor_index(c, g->name), inner, sizeof inner);
+            if (r != 0) {
+                refuse(a, "input %s: %s: %s", g->name, g->path, inner);
+                goto out;
+            }
+        }
+    }
+    json_t *res = tp_check_case(work, c, inner, sizeof inner);
+    if (!res) {
+        refuse(a, "contract %s: the reference cannot be computed for these tensors: %s", contract, inner);
+        goto out;
+    }
+    json_object_del(res, "seed");
+    json_object_del(res, "fill");
+    json_t *ins = json_object();
+    for (int i = 0; i < a->ng; i++) {
+        given *g = &a->g[i];
+        json_t *o = json_pack("{s:s,s:s}", "file", g->path, "sha256", g->sha);
+        if (g->converted)
+            json_object_set_new(o, "converted", json_string(g->converted));
+        if (strcmp(g->kind, "input") == 0)
+            json_object_set_new(ins, g->name, o);
+        else if (strcmp(g->kind, "output") == 0) {
+            json_object_set_new(json_object_get(json_object_get(res, "outputs"), g->name), "file", json_string(g->path));
+            json_decref(o);
+        } else {
+            json_object_set_new(json_object_get(json_object_get(res, "outputs"), g->name), "initial_from", o);
+        }
+    }
+    json_object_set_new(res, "inputs", ins);
+    json_object_set_new(res, "contract", json_string(contract));
+    json_object_set_new(res, "op", json_string(opname));
+    json_object_set_new(res, "backend", json_string(a->backend));
+    json_object_set(res, "model", json_object_get(work, "model"));
+    json_object_set(res, "model_overrides", overrides);
+    json_object_set(res, "outputs_not_given", skipped);
+    restate(res, a, plan, overrides, skipped, work);
+    print_summary(res, plan, work, skipped);
+    *result = res;
+    rc = strcmp(json_string_value(json_object_get(res, "verdict")), "pass") == 0 ? 0 : 1;
+out:
+    tp_case_free(c);
+    json_decref(work);
+    json_decref(overrides);
+    json_decref(skipped);
+    json_decref(dims);
+    json_decref(plan);
+    return rc;
+}
+
+int tp_check_main(int argc, char **argv)
+{
+    args a;
+    memset(&a, 0, sizeof a);
+    a.backend = "cuda";
+    int rc = parse_args(&a, argc, argv);
+    if (rc < 0) {
+        printf("usage:\n%s\n%s", tp_check_usage, check_help);
+        return 0;
+    }
+    json_t *res = NULL;
+    if (rc == 0)
+        rc = run(&a, argv[0], &res);
+    if (rc == 2) {
+        fprintf(stderr, "tolproof check: %s\n", a.err);
+        res = json_pack("{s:s,s:s}", "verdict", "refused", "reason", a.err);
+        if (a.contract)
+            json_object_set_new(res, "contract", json_string(a.contract));
+    }
+    if (a.json_out && tp_write_json(a.json_out, res) != 0) {
+        fprintf(stderr, "tolproof check: cannot write %s\n", a.json_out);
+        rc = 2;
+    }
+    json_decref(res);
+    for (int i = 0; i < a.ng; i++) {
+        free((void *)a.g[i].name);
+        free(a.g[i].data);
+    }
+    return rc;
+}

@@ -1,0 +1,27 @@
+#include "oracles/common/op_common.h"
+
+int tp_model_choice(const json_t *model, const char *key, const char *const *allowed, const char **value,
+                    char *err, size_t errlen)
+{
+    const char *v = json_string_value(json_object_get(model, key));
+    for (int i = 0; v && allowed[i]; i++)
+        if (strcmp(v, allowed[i]) == 0) {
+            *value = v;
+            return 0;
+        }
+    int n = snprintf(err, errlen, "model.%s is %s%s%s; expected one of", key, v ? "\"" : "", v ? v : "missing",
+                     v ? "\"" : "");
+    for (int i = 0; allowed[i] && n > 0 && (size_t)n < errlen; i++)
+        n += snprintf(err + n, errlen - (size_t)n, " \"%s\"", allowed[i]);
+    return -1;
+}
+
+const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name, char *err, size_t errlen)
+{
+    const tp_tensor *t = tp_case_tensor(c, name);
+    if (!t || t->dtype != TP_F16) {
+        snprintf(err, errlen, "op %s needs an f16 tensor named %s", op, name);
+        return NULL;
+    }
+    return t;
+}

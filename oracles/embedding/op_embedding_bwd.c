@@ -1,0 +1,254 @@
+/* op "embedding_bwd": gW[v, d] = gW0[v, d] + sum of gout[i, d] over the
+ * queries i with idx[i] = v, where gW0 is gW's pre-launch content (the
+ * contract's init, zeros for the pilot). Tensors: idx (i32, n), gout (f16,
+ * n x D), gW (f16, V x D). The exact sums come from the proven scatter of
+ * oracles/embedding.c.
+ *
+ * Each element receives m terms t_1..t_m (its gradients, plus gW0 when it
+ * is not zero); let S be their exact sum. Two models (contract [model]):
+ *
+ * accumulation = "fp32" (the pilot oracle's assumption): an fp32 sum of the
+ * m terms in any order, rounded once to fp16. |s - S| <= e = m*TP_DOT_C*
+ * sum|t| + m*TP_DOT_ETA (the GEMM bound of oracles/gemm.h: every term is
+ * exact in fp32) and rounding is monotone, so admitted [RN16(S-e), RN16(S+e)].
+ *
+ * accumulation = "fp16_per_step" (the kernel's CAS loop): a_1 = t_p(1) and
+ * a_k = RN16(RN32(a_{k-1} + t_p(k))) for an order p the hardware picks.
+ * Step k rounds z_k = a_{k-1} + t_p(k) = s_k + E_{k-1}, where s_k is the
+ * exact sum of the k terms added so far and E_{k-1} = a_{k-1} - s_{k-1}.
+ * Whatever the order, s_k lies between L_k (sum of the k smallest terms)
+ * and H_k (sum of the k largest), so |z_k| <= X_k = max(H_k, -L_k) + B_{k-1}
+ * with B_1 = 0. The step's error is at most
+ *     |RN16(y) - y| + |y - z_k|,  y = RN32(z_k),
+ * <= h16(X_k (1 + 2^-23)) + 2^-24 X_k,
+ * h16(x) = half an fp16 ulp at magnitude x (2^-25 below 2^-14), a step
+ * function that is monotone, and |y| <= X_k (1 + 2^-24). (No appeal to the
+ * theorem that this double rounding is innocuous: the 2^-24 X_k term pays
+ * for it.) B_k = B_{k-1} + that, and the result a_m is a binary16 value
+ * within B_m of S: the admitted interval is [ceil16(S - B_m), floor16(S +
+ * B_m)]. Overflow: a partial sum reaching 65520 in magnitude rounds to
+ * +-inf and stays there (inf + finite = inf), and no other step of the
+ * bound holds beyond it. If some order can make z_k >= 65512 (H_k + B_{k-1},
+ * with margin for the fp32 rounding), +inf is admitted, and likewise -inf;
+ * the finite part of the interval still holds for the orders that never
+ * overflow (their every |z_k| < 65520 keeps each step's bound, with h16
+ * capped at its last finite value 16).
+ *
+ * Every quantity is computed with upward rounding (partial sums of binary16
+ * values are exact in double for m <= 8192). The bound is not the tightest
+ * possible: each step takes the worst partial sum over all orders, which
+ * no single order reaches at every step. */
+#include "oracles/embedding/proven/embedding.h"
+#include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the fp32 accumulation bound in one place */
+#include "oracles/common/op_common.h"
+#include "core/tp_fp16.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+
+static int embedding_bwd_check_model(const json_t *model, char *err, size_t errlen)
+{
+    static const char *const acc[] = {"fp16_per_step", "fp32", NULL}, *const order[] = {"any", NULL},
+                             *const outr[] = {"nearest", NULL};
+    const char *a, *v;
+    if (tp_model_choice(model, "accumulation", acc, &a, err, errlen) ||
+        tp_model_choice(model, "order", order, &v, err, errlen))
+        return -1;
+    if (strcmp(a, "fp32") == 0 && tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+        return -1;
+    return 0;
+}
+
+/* Half an fp16 ulp at magnitude x >= 0, capped at the last finite binade. */
+static double half_ulp16(double x)
+{
+    if (x < 0x1p-14)
+        return 0x1p-25;
+    if (x >= 32768.0)
+        return 16.0;
+    int e;
+    (void)frexp(x, &e); /* x = f 2^e, f in [0.5, 1): 2^(e-1) <= x < 2^e */
+    return ldexp(1.0, e - 1 - 11);
+}
+
+/* The binary16 value nearest x in the given direction (x finite). */
+static double f16_ceil(double x)
+{
+    uint16_t h = tp_f16_from_double(x);
+    double v = tp_f16_to_double(h);
+    return v < x ? tp_f16_to_double(tp_f16_next_up(h)) : v;
+}
+static double f16_floor(double x)
+{
+    uint16_t h = tp_f16_from_double(x);
+    double v = tp_f16_to_double(h);
+    return v > x ? tp_f16_to_double(tp_f16_next_down(h)) : v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Admitted interval of one element under fp16_per_step: t[0..m-1] sorted
+ * ascending, S their exact sum. Runs in FE_UPWARD. */
+static void per_step(const double *t, int m, double S, tp_ref *r)
+{
+    double B = 0.0;
+    int up = 0, down = 0;
+    double lo = 0.0, hi = 0.0; /* L_1, H_1 built incrementally */
+    lo = t[0];
+    hi = t[m - 1];
+    for (int k = 2; k <= m; k++) {
+        lo += t[k - 1];     /* exact: sums of binary16 values */
+        hi += t[m - k];
+        double X = fmax(hi, -lo) + B;
+        if (hi + B >= 65512.0)
+            up = 1;
+        if (-lo + B >= 65512.0)
+            down = 1;
+        double Xr = X * (1.0 + 0x1p-23);
+        B = B + (half_ulp16(fmin(Xr, 65504.0)) + X * 0x1p-24);
+    }
+    double lo_end, hi_end = S + B;
+    fesetround(FE_DOWNWARD);
+    lo_end = S - B;
+    fesetround(FE_UPWARD);
+    r->allow_lo = down ? -INFINITY : f16_ceil(lo_end);
+    r->allow_hi = up ? INFINITY : f16_floor(hi_end);
+}
+
+static int embedding_bwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+                                   char *err, size_t errlen)
+{
+    const tp_tensor *idx = tp_case_tensor(c, "idx"), *G = tp_need_f16(c, "embedding_bwd", "gout", err, errlen);
+    const tp_tensor *gW = G ? tp_need_f16(c, "embedding_bwd", output, err, errlen) : NULL;
+    if (!G || !gW)
+        return -1;
+    if (!idx || idx->dtype != TP_I32 || idx->rank != 1) {
+        snprintf(err, errlen, "embedding_bwd needs an i32 vector named idx");
+        return -1;
+    }
+    if (G->rank != 2 || gW->rank != 2 || G->shape[0] != idx->shape[0] || G->shape[1] != gW->shape[1] ||
+        !gW->initial) {
+        snprintf(err, errlen, "embedding_bwd: gout must be n x D with n = len(idx), %s V x D with an init", output);
+        return -1;
+    }
+    const int per = strcmp(json_string_value(json_object_get(model, "accumulation")), "fp16_per_step") == 0;
+    int64_t n = idx->shape[0], V = gW->shape[0], D = gW->shape[1];
+    if (n > TP_EMBEDDING_MAX_TERMS || n * D > INT_MAX || V * D > INT_MAX) {
+        snprintf(err, errlen, "embedding_bwd: n = %lld; the exact reference needs n <= %d and n*D, V*D < 2^31",
+                 (long long)n, TP_EMBEDDING_MAX_TERMS);
+        return -1;
+    }
+    const int32_t *ix = idx->data;
+    for (int64_t i = 0; i < n; i++)
+        if (ix[i] < 0 || ix[i] >= V) {
+            snprintf(err, errlen, "embedding_bwd: idx[%lld] = %d is outside [0, %lld): the kernel would write "
+                     "outside %s", (long long)i, ix[i], (long long)V, output);
+            return -1;
+        }
+    const uint16_t *g16 = G->data, *w0 = gW->initial;
+    float *g = malloc((size_t)(n * D) * sizeof *g);
+    double *S = malloc((size_t)(V * D) * sizeof *S), *t = malloc((size_t)(n + 1) * sizeof *t);
+    int64_t *start = calloc((size_t)V + 1, sizeof *start), *rows = malloc((size_t)(n ? n : 1) * sizeof *rows);
+    int rc = -1;
+    if (!g || !S || !t || !start || !rows) {
+        snprintf(err, errlen, "embedding_bwd: out of memory");
+        goto out;
+    }
+    for (int64_t k = 0; k < n * D; k++) {
+        if (tp_f16_is_nan(g16[k]) || tp_f16_is_inf(g16[k])) {
+            snprintf(err, errlen, "embedding_bwd: gout has a non-finite element at %lld", (long long)k);
+            goto out;
+        }
+        g[k] = (float)tp_f16_to_double(g16[k]);
+    }
+    for (int64_t k = 0; k < V * D; k++)
+        if (tp_f16_is_nan(w0[k]) || tp_f16_is_inf(w0[k])) {
+            snprintf(err, errlen, "embedding_bwd: %s's init has a non-finite element", output);
+            goto out;
+        }
+    tp_embedding_scatter((int)n, (int)V, (int)D, ix, g, S);
+    /* the queries of each row, in index order (counting sort) */
+    for (int64_t i = 0; i < n; i++)
+        start[ix[i] + 1]++;
+    for (int64_t v = 0; v < V; v++)
+        start[v + 1] += start[v];
+    {
+        int64_t *fill = malloc((size_t)V * sizeof *fill);
+        if (!fill) {
+            snprintf(err, errlen, "embedding_bwd: out of memory");
+            goto out;
+        }
+        for (int64_t v = 0; v < V; v++)
+            fill[v] = start[v];
+        for (int64_t i = 0; i < n; i++)
+            rows[fill[ix[i]]++] = i;
+        free(fill);
+    }
+    int saved = fegetround();
+    for (int64_t v = 0; v < V; v++)
+        for (int64_t d = 0; d < D; d++) {
+            tp_ref *r = &ref[v * D + d];
+            int m = 0;
+            double a0 = tp_f16_to_double(w0[v * D + d]);
+            if (a0 != 0.0)
+                t[m++] = a0;
+            for (int64_t q = start[v]; q < start[v + 1]; q++)
+                t[m++] = g[rows[q] * D + d];
+            double ex = S[v * D + d] + a0; /* exact: a multiple of 2^-24 below 2^30 */
+            r->exact = r->exact_lo = r->exact_hi = ex;
+            if (m == 0) {
+                r->allow_lo = r->allow_hi = a0;
+                continue;
+            }
+            if (per) {
+                qsort(t, (size_t)m, sizeof *t, cmp_double);
+                fesetround(FE_UPWARD);
+                per_step(t, m, ex, r);
+                fesetround(saved);
+            } else {
+                double abs = 0.0;
+                for (int k = 0; k < m; k++)
+                    abs += fabs(t[k]); /* exact */
+                fesetround(FE_UPWARD);
+                double e = (double)m * TP_DOT_C * abs + (double)m * TP_DOT_ETA;
+                double hi = ex + e;
+                fesetround(FE_DOWNWARD);
+                double lo = ex - e;
+                fesetround(saved);
+                r->allow_lo = tp_f16_to_double(tp_f16_from_double(lo));
+                r->allow_hi = tp_f16_to_double(tp_f16_from_double(hi));
+            }
+        }
+    rc = 0;
+out:
+    free(g);
+    free(S);
+    free(t);
+    free(start);
+    free(rows);
+    return rc;
+}
+
+static const char *const embedding_bwd_evidence[] = {
+    "exact sums per row in double (oracles/embedding.c, WP-proven T1+T2 in the real model; exactness of each "
+    "double addition for n <= 8192 argued there and tested against MPFR)",
+    "model fp16_per_step: admitted [ceil16(S - B), floor16(S + B)], B summed step by step over the largest partial "
+    "sum any order can reach, each step's fp32-then-fp16 rounding bounded by h16(X(1+2^-23)) + 2^-24 X; +-inf "
+    "admitted where an order can overflow; model fp32: [RN16(S - e), RN16(S + e)], e = m*2^-24*(1+2^-7)*sum|g| + "
+    "m*2^-149; all ends rounded outward",
+    NULL};
+static const char *const embedding_bwd_non_claims[] = {
+    "the bounds are worst cases over all orders of the adds: they do not reveal the order the GPU used, and an "
+    "error smaller than the bound (e.g. a lost small add) is not detected",
+    "the per-step bound and the fp32 bound are not WP-proven (T3): they rest on the argument in "
+    "oracles/op_embedding_bwd.c and on CPU emulations under many random orders",
+    NULL};
+
+const tp_op tp_op_embedding_bwd = {"embedding_bwd", "gW[v,d] = gW0[v,d] + sum_{i: idx[i]=v} gout[i,d]",
+                                   embedding_bwd_check_model, embedding_bwd_reference, embedding_bwd_evidence,
+                                   embedding_bwd_non_claims};

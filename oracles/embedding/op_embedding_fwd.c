@@ -1,0 +1,79 @@
+/* op "embedding_fwd": out[i, :] = W[idx[i], :] for 0 <= idx[i] < V; rows
+ * whose index lies outside [0, V) keep their pre-launch content (the
+ * contract's init). Tensors: idx (i32, n), W (f16, V x D), out (f16, n x D).
+ *
+ * Model (contract [model]): copy = "exact", out_of_range = "unchanged". The
+ * admitted set of each element is one value: W[idx[i], d], or the
+ * element's initial value for an out-of-range row. The reference is the
+ * proven gather of oracles/embedding.c on the 16-bit patterns.
+ *
+ * The checker compares values, not patterns: -0 and +0 compare equal, so
+ * this contract cannot tell a copy that loses the sign of a zero from a
+ * bit-exact one. */
+#include "oracles/embedding/proven/embedding.h"
+#include "oracles/common/op_common.h"
+#include "core/tp_fp16.h"
+
+#include <stdlib.h>
+
+static int embedding_fwd_check_model(const json_t *model, char *err, size_t errlen)
+{
+    static const char *const copy[] = {"exact", NULL}, *const oor[] = {"unchanged", NULL};
+    const char *v;
+    if (tp_model_choice(model, "copy", copy, &v, err, errlen) ||
+        tp_model_choice(model, "out_of_range", oor, &v, err, errlen))
+        return -1;
+    return 0;
+}
+
+static int embedding_fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+                                   char *err, size_t errlen)
+{
+    (void)model;
+    const tp_tensor *idx = tp_case_tensor(c, "idx"), *W = tp_need_f16(c, "embedding_fwd", "W", err, errlen);
+    const tp_tensor *out = W ? tp_need_f16(c, "embedding_fwd", output, err, errlen) : NULL;
+    if (!W || !out)
+        return -1;
+    if (!idx || idx->dtype != TP_I32 || idx->rank != 1) {
+        snprintf(err, errlen, "embedding_fwd needs an i32 vector named idx");
+        return -1;
+    }
+    if (W->rank != 2 || out->rank != 2 || out->shape[0] != idx->shape[0] || out->shape[1] != W->shape[1] ||
+        !out->initial) {
+        snprintf(err, errlen, "embedding_fwd: %s must be n x D with n = len(idx), D = W's columns, and have an init",
+                 output);
+        return -1;
+    }
+    int64_t n = idx->shape[0], V = W->shape[0], D = W->shape[1];
+    if (n * D > INT_MAX || V * D > INT_MAX) {
+        snprintf(err, errlen, "embedding_fwd: n*D and V*D must stay below 2^31");
+        return -1;
+    }
+    uint16_t *g = malloc((size_t)(n * D) * sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "embedding_fwd: out of memory");
+        return -1;
+    }
+    tp_embedding_gather((int)n, (int)V, (int)D, idx->data, W->data, out->initial, g);
+    for (int64_t k = 0; k < n * D; k++) {
+        double v = tp_f16_to_double(g[k]);
+        ref[k] = (tp_ref){v, v, v, v, v};
+    }
+    free(g);
+    return 0;
+}
+
+static const char *const embedding_fwd_evidence[] = {
+    "reference: the gather of 16-bit patterns in oracles/embedding.c (WP-proven T1+T2 against "
+    "contracts/logic/embedding.acsl), rows with an index outside [0, V) taken from the output's pre-launch content",
+    "admitted set of each element: that single value",
+    NULL};
+static const char *const embedding_fwd_non_claims[] = {
+    "the checker compares values, not bit patterns: a copy that turns -0 into +0 (or changes a NaN payload) "
+    "is not detected",
+    "only the output tensor is checked: a write outside it (e.g. through a wrapped index) is not observed",
+    NULL};
+
+const tp_op tp_op_embedding_fwd = {"embedding_fwd", "out[i,d] = W[idx[i],d] if 0 <= idx[i] < V, else unchanged",
+                                   embedding_fwd_check_model, embedding_fwd_reference, embedding_fwd_evidence,
+                                   embedding_fwd_non_claims};

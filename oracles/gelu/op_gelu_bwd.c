@@ -1,0 +1,136 @@
+/* op "gelu_bwd": gi = g * f(x), f the derivative of the tanh-form GELU
+ * with the kernel's fp32 constants c and a:
+ *   f(x) = 0.5(1+t) + 0.5 x (1-t^2) c (1+3 a x^2),  t = tanh(c (x + a x^3)).
+ *
+ * Model (contract [model]): arithmetic = "fp32", fma = "any", the three
+ * constants as the kernel spells them, and tanhf_ulp per backend. f
+ * depends on x alone and x is binary16, so both the exact factor and the
+ * set of fp32 factors the kernel can form are tabulated once per model
+ * for all 65536 patterns (oracles/gelu_tables.c); per element only the
+ * product with g remains (oracles/gelu_bwd.c). */
+#include "oracles/gelu/proven/gelu_bwd.h"
+#include "oracles/gelu/gelu_tables.h"
+#include "oracles/common/op_common.h"
+#include "core/tp_fp16.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int read_model(const json_t *model, const char *backend, tp_gelu_model *m, char *err, size_t errlen)
+{
+    static const char *const arith[] = {"fp32", NULL}, *const fma[] = {"any", NULL};
+    const char *v;
+    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
+        tp_model_choice(model, "fma", fma, &v, err, errlen))
+        return -1;
+    json_t *k = json_object_get(model, "constants");
+    const char *names[] = {"c", "a", "k3a"};
+    float *dst[] = {&m->c, &m->a, &m->k3a};
+    for (int i = 0; i < 3; i++) {
+        const char *s = json_string_value(json_object_get(k, names[i]));
+        char *end;
+        if (!s || (*dst[i] = strtof(s, &end), end == s || (*end && strcmp(end, "f") != 0))) {
+            snprintf(err, errlen, "model.constants.%s must be an fp32 literal such as \"0.044715f\"", names[i]);
+            return -1;
+        }
+    }
+    m->fma_any = 1;
+    m->tanh_ulp = 0;
+    json_t *ulp = json_object_get(json_object_get(model, "tanhf_ulp"), backend ? backend : "cuda");
+    if (backend && !json_is_integer(ulp)) {
+        snprintf(err, errlen, "model.tanhf_ulp has no documented bound for backend \"%s\"", backend);
+        return -1;
+    }
+    m->tanh_ulp = (int)json_integer_value(ulp);
+    return 0;
+}
+
+static int gelu_check_model(const json_t *model, char *err, size_t errlen)
+{
+    tp_gelu_model m;
+    return read_model(model, NULL, &m, err, errlen);
+}
+
+/* One table pair per distinct model: a run checks many cases of one
+ * contract, and the tables take a noticeable fraction of a second. */
+static struct {
+    int valid;
+    tp_gelu_model m;
+    tp_interval *exact_f, *model_f;
+} cache;
+
+static int tables_for(const tp_gelu_model *m, char *err, size_t errlen)
+{
+    if (cache.valid && memcmp(&cache.m, m, sizeof *m) == 0)
+        return 0;
+    if (!cache.exact_f) {
+        cache.exact_f = malloc(65536 * sizeof *cache.exact_f);
+        cache.model_f = malloc(65536 * sizeof *cache.model_f);
+    }
+    if (!cache.exact_f || !cache.model_f || tp_gelu_tables_build(m, cache.exact_f, cache.model_f) != 0) {
+        snprintf(err, errlen, "gelu_bwd: cannot build the factor tables");
+        cache.valid = 0;
+        return -1;
+    }
+    cache.m = *m;
+    cache.valid = 1;
+    return 0;
+}
+
+static int gelu_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                          size_t errlen)
+{
+    tp_gelu_model m;
+    memset(&m, 0, sizeof m);
+    if (read_model(model, c->backend, &m, err, errlen) != 0)
+        return -1;
+    const tp_tensor *x = tp_need_f16(c, "gelu_bwd", "x", err, errlen), *g = x ? tp_need_f16(c, "gelu_bwd", "g", err, errlen) : NULL,
+                    *gi = g ? tp_need_f16(c, "gelu_bwd", output, err, errlen) : NULL;
+    if (!gi)
+        return -1;
+    if (x->numel != g->numel || x->numel != gi->numel) {
+        snprintf(err, errlen, "gelu_bwd: x, g and %s must have the same number of elements", output);
+        return -1;
+    }
+    if (tables_for(&m, err, errlen) != 0)
+        return -1;
+    int n = (int)x->numel;
+    float *gf = malloc((size_t)n * sizeof *gf);
+    tp_interval *ex = malloc((size_t)n * sizeof *ex), *mo = malloc((size_t)n * sizeof *mo);
+    if (!gf || !ex || !mo) {
+        free(gf), free(ex), free(mo);
+        snprintf(err, errlen, "gelu_bwd: out of memory");
+        return -1;
+    }
+    const uint16_t *g16 = g->data;
+    for (int i = 0; i < n; i++)
+        gf[i] = (float)tp_f16_to_double(g16[i]);
+    tp_gelu_bwd_ref(n, x->data, gf, cache.exact_f, cache.model_f, ex, mo);
+    for (int i = 0; i < n; i++) {
+        /* g * ef is exact in double except where it underflows (f below
+         * 2^-1000 for x < -10): step those ends outward. */
+        ref[i].exact_lo = fabs(ex[i].lo) < 0x1p-960 ? nextafter(ex[i].lo, -INFINITY) : ex[i].lo;
+        ref[i].exact_hi = fabs(ex[i].hi) < 0x1p-960 ? nextafter(ex[i].hi, INFINITY) : ex[i].hi;
+        ref[i].exact = ex[i].lo + 0.5 * (ex[i].hi - ex[i].lo);
+        /* g*F is exact in double; the kernel rounds it to fp32, then to
+         * binary16: both roundings are monotone. */
+        ref[i].allow_lo = tp_f16_to_double(tp_f16_from_float((float)mo[i].lo));
+        ref[i].allow_hi = tp_f16_to_double(tp_f16_from_float((float)mo[i].hi));
+    }
+    free(gf), free(ex), free(mo);
+    return 0;
+}
+
+static const char *const gelu_evidence[] = {
+    "exact factor f(x) enclosed with MPFI in a cancellation-free form for every binary16 x (oracles/gelu_tables.c)",
+    "admitted interval: every fp32 value the kernel's expression can take with each operation rounded to nearest, "
+    "each a*b+c fused or not, tanhf within the documented ulp of the correctly rounded tanh, then binary16",
+    NULL};
+static const char *const gelu_non_claims[] = {
+    "the vendor's tanhf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed",
+    "near |x| >= 10 the documented 2-ulp tanhf allowance (which admits tanhf > 1) makes the admitted interval wide: "
+    "errors there below that width are not detected",
+    NULL};
+
+const tp_op tp_op_gelu_bwd = {"gelu_bwd", "gi = g * d/dx[0.5 x (1 + tanh(c (x + a x^3)))]", gelu_check_model,
+                              gelu_reference, gelu_evidence, gelu_non_claims};

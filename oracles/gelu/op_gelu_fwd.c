@@ -1,0 +1,139 @@
+/* op "gelu_fwd": y = 0.5 x (1 + tanh(c (x + a x^3))), the tanh-form GELU
+ * with the kernel's fp32 constants c and a.
+ *
+ * Model (contract [model]): arithmetic = "fp32", fma = "any" | "no",
+ * output_rounding = "nearest", the two constants as the kernel spells
+ * them, and tanhf_ulp per backend. y depends on x alone and x is
+ * binary16, so the exact value and the set of fp32 values the kernel can
+ * form are tabulated once per model for all 65536 patterns
+ * (oracles/gelu_fwd_tables.c); per element only a lookup remains
+ * (oracles/gelu_fwd.c, proven). The kernel's output is RN16 of a value in
+ * the fp32 set; RN16 is monotone, so the admitted interval is
+ * [RN16(lo), RN16(hi)]. */
+#include "oracles/gelu/proven/gelu_fwd.h"
+#include "oracles/gelu/gelu_fwd_tables.h"
+#include "oracles/common/op_common.h"
+#include "core/tp_fp16.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int read_model(const json_t *model, const char *backend, tp_gelu_fwd_model *m, char *err, size_t errlen)
+{
+    static const char *const arith[] = {"fp32", NULL}, *const fma[] = {"any", "no", NULL},
+                             *const outr[] = {"nearest", NULL};
+    const char *fv, *v;
+    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
+        tp_model_choice(model, "fma", fma, &fv, err, errlen) ||
+        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+        return -1;
+    json_t *k = json_object_get(model, "constants");
+    const char *names[] = {"c", "a"};
+    float *dst[] = {&m->c, &m->a};
+    for (int i = 0; i < 2; i++) {
+        const char *s = json_string_value(json_object_get(k, names[i]));
+        char *end;
+        if (!s || (*dst[i] = strtof(s, &end), end == s || (*end && strcmp(end, "f") != 0)) || !isfinite(*dst[i])) {
+            snprintf(err, errlen, "model.constants.%s must be a finite fp32 literal such as \"0.044715f\"", names[i]);
+            return -1;
+        }
+    }
+    m->fma_any = strcmp(fv, "any") == 0;
+    m->tanh_ulp = 0;
+    json_t *ulp = json_object_get(json_object_get(model, "tanhf_ulp"), backend ? backend : "cuda");
+    if (backend && !json_is_integer(ulp)) {
+        snprintf(err, errlen, "model.tanhf_ulp has no documented bound for backend \"%s\"", backend);
+        return -1;
+    }
+    if (ulp && (!json_is_integer(ulp) || json_integer_value(ulp) < 0 || json_integer_value(ulp) > 1000)) {
+        snprintf(err, errlen, "model.tanhf_ulp.%s must be an integer in 0 .. 1000", backend ? backend : "cuda");
+        return -1;
+    }
+    m->tanh_ulp = (int)json_integer_value(ulp);
+    return 0;
+}
+
+static int gelu_fwd_check_model(const json_t *model, char *err, size_t errlen)
+{
+    tp_gelu_fwd_model m;
+    return read_model(model, NULL, &m, err, errlen);
+}
+
+/* One table pair per distinct model: a run checks many cases of one
+ * contract, and the tables take a noticeable fraction of a second. */
+static struct {
+    int valid;
+    tp_gelu_fwd_model m;
+    tp_interval *exact_y, *model_y;
+} cache;
+
+static int tables_for(const tp_gelu_fwd_model *m, char *err, size_t errlen)
+{
+    if (cache.valid && memcmp(&cache.m, m, sizeof *m) == 0)
+        return 0;
+    if (!cache.exact_y) {
+        cache.exact_y = malloc(TP_GELU_FWD_TABLE_SIZE * sizeof *cache.exact_y);
+        cache.model_y = malloc(TP_GELU_FWD_TABLE_SIZE * sizeof *cache.model_y);
+    }
+    if (!cache.exact_y || !cache.model_y || tp_gelu_fwd_tables_build(m, cache.exact_y, cache.model_y) != 0) {
+        snprintf(err, errlen, "gelu_fwd: cannot build the tables");
+        cache.valid = 0;
+        return -1;
+    }
+    cache.m = *m;
+    cache.valid = 1;
+    return 0;
+}
+
+static int gelu_fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                              size_t errlen)
+{
+    tp_gelu_fwd_model m;
+    memset(&m, 0, sizeof m);
+    if (read_model(model, c->backend, &m, err, errlen) != 0)
+        return -1;
+    const tp_tensor *x = tp_need_f16(c, "gelu_fwd", "x", err, errlen),
+                    *y = x ? tp_need_f16(c, "gelu_fwd", output, err, errlen) : NULL;
+    if (!y)
+        return -1;
+    if (x->numel != y->numel || x->numel > 0x7fffffff) {
+        snprintf(err, errlen, "gelu_fwd: x and %s must have the same number of elements (below 2^31)", output);
+        return -1;
+    }
+    if (tables_for(&m, err, errlen) != 0)
+        return -1;
+    int n = (int)x->numel;
+    tp_interval *ex = malloc((size_t)n * sizeof *ex), *mo = malloc((size_t)n * sizeof *mo);
+    if (!ex || !mo) {
+        free(ex), free(mo);
+        snprintf(err, errlen, "gelu_fwd: out of memory");
+        return -1;
+    }
+    tp_gelu_fwd_ref(n, x->data, cache.exact_y, cache.model_y, ex, mo);
+    for (int i = 0; i < n; i++) {
+        ref[i].exact_lo = ex[i].lo;
+        ref[i].exact_hi = ex[i].hi;
+        ref[i].exact = ex[i].lo + 0.5 * (ex[i].hi - ex[i].lo);
+        /* model ends are binary32 values: one rounding to binary16 */
+        ref[i].allow_lo = tp_f16_to_double(tp_f16_from_float((float)mo[i].lo));
+        ref[i].allow_hi = tp_f16_to_double(tp_f16_from_float((float)mo[i].hi));
+    }
+    free(ex), free(mo);
+    return 0;
+}
+
+static const char *const gelu_fwd_evidence[] = {
+    "exact y(x) enclosed with MPFI at 80 bits as x / (1 + e^{-2z}), free of cancellation, for every binary16 x "
+    "(oracles/gelu_fwd_tables.c); per-element lookup WP-proven T1+T2 (oracles/gelu_fwd.c)",
+    "admitted interval: the exact hull of every fp32 value the kernel can form, enumerated per x (each operation "
+    "rounded to nearest, x + a*x3 fused or not, tanhf within the documented ulp of the correctly rounded tanh), "
+    "then rounded to binary16",
+    NULL};
+static const char *const gelu_fwd_non_claims[] = {
+    "the vendor's tanhf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed",
+    "for x below about -9 the 2-ulp tanhf allowance around -1 admits outputs up to |x| 2^-23 while the exact y is "
+    "nearly 0: errors there below that width are not detected",
+    NULL};
+
+const tp_op tp_op_gelu_fwd = {"gelu_fwd", "y = 0.5 x (1 + tanh(c (x + a x^3)))", gelu_fwd_check_model,
+                              gelu_fwd_reference, gelu_fwd_evidence, gelu_fwd_non_claims};

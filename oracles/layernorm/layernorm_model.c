@@ -1,0 +1,215 @@
+#include "oracles/layernorm/layernorm_model.h"
+
+#include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the one place the sum bound's constants live */
+#include "oracles/layernorm/proven/layernorm.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tp_ln_parse_f32(const char *s, float *out)
+{
+    char *end;
+    if (!s)
+        return -1;
+    *out = strtof(s, &end);
+    return end == s || (*end && strcmp(end, "f") != 0) || !isfinite(*out) ? -1 : 0;
+}
+
+float tp_ln_f32_up(double v)
+{
+    float f = (float)v; /* a neighbour of v in any rounding mode */
+    if ((double)f < v)
+        f = nextafterf(f, INFINITY);
+    return f;
+}
+
+float tp_ln_f32_down(double v)
+{
+    float f = (float)v;
+    if ((double)f > v)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+float tp_ln_rsqrt_rn(float w)
+{
+    /* 24 bits and round-to-nearest give RN32 directly: 1/sqrt(w) of a
+     * finite positive float lies in [2^-64, 2^75], inside the normal range,
+     * so no double rounding through subnormals can occur. */
+    mpfr_t a, r;
+    mpfr_init2(a, 24);
+    mpfr_init2(r, 24);
+    mpfr_set_flt(a, w, MPFR_RNDN);
+    mpfr_rec_sqrt(r, a, MPFR_RNDN);
+    float f = mpfr_get_flt(r, MPFR_RNDN);
+    mpfr_clear(a);
+    mpfr_clear(r);
+    return f;
+}
+
+tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int rounded_terms)
+{
+    int saved = fegetround();
+    fesetround(FE_UPWARD);
+    double e = (double)n * TP_DOT_C * absum + (double)(rounded_terms ? 2 * n : n) * TP_DOT_ETA;
+    double hi = shi + e;
+    fesetround(FE_DOWNWARD);
+    double lo = slo - e;
+    fesetround(saved);
+    tp_ln_fint r = {tp_ln_f32_up(lo), tp_ln_f32_down(hi)};
+    return r;
+}
+
+/* T(m) = sum_j (x_j - m)^2 = Q - 2 m S + n m^2, rounded in direction rnd
+ * (every operation rounds the same way, and the subtrahend the other way). */
+static void sumsq_at(mpfr_t out, float m, const mpfr_t S, const mpfr_t Q, int n, mpfr_rnd_t rnd)
+{
+    mpfr_rnd_t other = rnd == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
+    mpfr_t a, b;
+    mpfr_inits2(mpfr_get_prec(out), a, b, (mpfr_ptr)0);
+    mpfr_mul_d(a, S, 2.0 * (double)m, other);   /* 2 m S */
+    mpfr_set_flt(b, m, MPFR_RNDN);               /* exact */
+    mpfr_sqr(b, b, rnd);
+    mpfr_mul_si(b, b, n, rnd);                   /* n m^2 */
+    mpfr_sub(out, Q, a, rnd);
+    mpfr_add(out, out, b, rnd);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+}
+
+int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint *mean, tp_ln_fint *rstd, mpfi_t mu,
+                    mpfi_t rho)
+{
+    if (n < 1 || n > TP_LN_N_MAX)
+        return -1;
+    int saved = fegetround();
+    double sh, sl, qh, ql;
+    tp_ln_row_sum(n, x, &sh, &sl);
+    tp_ln_row_dot(n, x, x, &qh, &ql);
+
+    if (mu || rho) {
+        mpfi_t S, Q, t;
+        mpfi_init2(S, TP_LN_PREC);
+        mpfi_init2(Q, TP_LN_PREC);
+        mpfi_init2(t, TP_LN_PREC);
+        mpfi_set_d(S, sh);
+        mpfi_add_d(S, S, sl);
+        mpfi_set_d(Q, qh);
+        mpfi_add_d(Q, Q, ql);
+        if (mu)
+            mpfi_div_ui(mu, S, (unsigned long)n);
+        if (rho) {
+            /* var = (Q - S^2/n) / n >= 0; the enclosure may dip below 0 */
+            mpfi_sqr(t, S);
+            mpfi_div_ui(t, t, (unsigned long)n);
+            mpfi_sub(t, Q, t);
+            mpfi_div_ui(t, t, (unsigned long)n);
+            mpfi_add_d(t, t, (double)eps);
+            mpfi_sqrt(t, t);
+            mpfi_inv(rho, t);
+        }
+        mpfi_clear(S);
+        mpfi_clear(Q);
+        mpfi_clear(t);
+    }
+    if (!mean && !rstd)
+        return 0;
+
+    /* pass 1: s, then mean = RN32(s / n), monotone in s */
+    fesetround(FE_UPWARD);
+    double absx = 0.0;
+    for (int j = 0; j < n; j++)
+        absx += fabs((double)x[j]);
+    double s_hi = sh + sl;
+    fesetround(FE_DOWNWARD);
+    double s_lo = sh + sl;
+    fesetround(FE_TONEAREST);
+    tp_ln_fint s = tp_ln_sum_model(s_lo, s_hi, absx, n, 0);
+    const float nf = (float)n;
+    tp_ln_fint m = {s.lo / nf, s.hi / nf};
+    if (mean)
+        *mean = m;
+    if (!rstd) {
+        fesetround(saved);
+        return 0;
+    }
+
+    /* pass 2. For any fp32 mean m of the kernel, d_j = RN32(x_j - m) =
+     * (x_j - m)(1 + delta_j), |delta_j| <= 2^-24 (a difference of floats
+     * that lands among subnormals is exact), so sum d_j^2 lies within
+     * (1 -+ 2^-24)^2 T(m), T(m) = sum (x_j - m)^2 = V + n (mu - m)^2: T is
+     * convex in m with its minimum V at mu. Then q adds the sum bound. */
+    mpfr_t S, Q, Tlo, Thi, a, b;
+    mpfr_inits2(704, S, Q, Tlo, Thi, a, b, (mpfr_ptr)0);
+    mpfr_set_d(S, sh, MPFR_RNDN);
+    mpfr_add_d(S, S, sl, MPFR_RNDN); /* exact: 704 bits hold any sum of these */
+    mpfr_set_d(Q, qh, MPFR_RNDN);
+    mpfr_add_d(Q, Q, ql, MPFR_RNDN);
+    sumsq_at(a, m.lo, S, Q, n, MPFR_RNDU);
+    sumsq_at(b, m.hi, S, Q, n, MPFR_RNDU);
+    mpfr_max(Thi, a, b, MPFR_RNDU);
+    /* mu in [m.lo, m.hi] iff n m.lo <= S <= n m.hi (exact products) */
+    mpfr_set_flt(a, m.lo, MPFR_RNDN);
+    mpfr_mul_si(a, a, n, MPFR_RNDN);
+    mpfr_set_flt(b, m.hi, MPFR_RNDN);
+    mpfr_mul_si(b, b, n, MPFR_RNDN);
+    if (mpfr_lessequal_p(a, S) && mpfr_lessequal_p(S, b)) {
+        mpfr_sqr(a, S, MPFR_RNDU);
+        mpfr_div_si(a, a, n, MPFR_RNDU);
+        mpfr_sub(Tlo, Q, a, MPFR_RNDD); /* V */
+    } else {
+        sumsq_at(a, m.lo, S, Q, n, MPFR_RNDD);
+        sumsq_at(b, m.hi, S, Q, n, MPFR_RNDD);
+        mpfr_min(Tlo, a, b, MPFR_RNDD);
+    }
+    if (mpfr_sgn(Tlo) < 0)
+        mpfr_set_zero(Tlo, 1);
+    /* (1 - 2^-24)^2 Tlo (1 - n C) - 2 n eta and (1 + 2^-24)^2 Thi (1 + n C) + 2 n eta */
+    mpfr_set_d(a, 1.0 - 0x1p-24, MPFR_RNDN);
+    mpfr_sqr(a, a, MPFR_RNDD);
+    mpfr_mul(Tlo, Tlo, a, MPFR_RNDD);
+    mpfr_set_d(a, (double)n, MPFR_RNDN);
+    mpfr_mul_d(a, a, TP_DOT_C, MPFR_RNDU); /* n C */
+    mpfr_si_sub(b, 1, a, MPFR_RNDD);
+    mpfr_mul(Tlo, Tlo, b, MPFR_RNDD);
+    mpfr_sub_d(Tlo, Tlo, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDD);
+    mpfr_add_si(b, a, 1, MPFR_RNDU);
+    mpfr_mul(Thi, Thi, b, MPFR_RNDU);
+    mpfr_set_d(a, 1.0 + 0x1p-24, MPFR_RNDN);
+    mpfr_sqr(a, a, MPFR_RNDU);
+    mpfr_mul(Thi, Thi, a, MPFR_RNDU);
+    mpfr_add_d(Thi, Thi, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDU);
+    double qlo_d = mpfr_get_d(Tlo, MPFR_RNDD), qhi_d = mpfr_get_d(Thi, MPFR_RNDU);
+    mpfr_clears(S, Q, Tlo, Thi, a, b, (mpfr_ptr)0);
+    fesetround(FE_TONEAREST);
+    float qlo = tp_ln_f32_up(qlo_d), qhi = tp_ln_f32_down(qhi_d);
+    if (qlo < 0.0f) /* a sum of rounded squares is never negative */
+        qlo = 0.0f;
+    /* var = RN32(q / n), w = RN32(var + eps), rstd near RN32(1/sqrt(w)):
+     * each step monotone (the last decreasing) */
+    float wlo = qlo / nf + eps, whi = qhi / nf + eps;
+    float rlo = tp_ln_rsqrt_rn(whi), rhi = tp_ln_rsqrt_rn(wlo);
+    for (int k = 0; k < rsqrt_ulp; k++) {
+        rlo = nextafterf(rlo, -INFINITY);
+        rhi = nextafterf(rhi, INFINITY);
+    }
+    rstd->lo = rlo;
+    rstd->hi = rhi;
+    fesetround(saved);
+    return 0;
+}
+
+void tp_ln_enclosure(const mpfi_t v, double *lo, double *mid, double *hi)
+{
+    mpfr_t t;
+    mpfr_init2(t, mpfi_get_prec(v));
+    mpfi_get_left(t, v);
+    *lo = mpfr_get_d(t, MPFR_RNDD);
+    mpfi_get_right(t, v);
+    *hi = mpfr_get_d(t, MPFR_RNDU);
+    mpfi_mid(t, v);
+    *mid = mpfr_get_d(t, MPFR_RNDN);
+    mpfr_clear(t);
+}

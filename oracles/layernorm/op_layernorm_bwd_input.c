@@ -1,0 +1,297 @@
+/* op "layernorm_bwd_input": per row r of x[rows, cols] (binary16), with
+ * row statistics m (mean) and s (rstd),
+ *   xh = (x - m) s, dxh = dy gamma,
+ *   dx = s / cols * (cols dxh - sum_j dxh - xh sum_j dxh xh)   (binary16 out).
+ *
+ * Which m and s, and what the kernel is assumed to hold, is the model's
+ * `statistics` key: one op serves two contracts of one kernel.
+ *   "inputs"        the kernel's real path: m and s are the binary16 input
+ *                   tensors `mean` and `rstd`; the operation is defined on
+ *                   those values, and the kernel holds them exactly
+ *                   (widened to fp32).
+ *   "fp32_forward"  the pilot oracle's assumption: the operation uses the
+ *                   exact statistics of x (eps = model.forward_eps as an
+ *                   exact real), and the kernel holds any fp32 mean and
+ *                   rstd that the forward kernel's model admits
+ *                   (oracles/layernorm_model.c, forward_rsqrtf_ulp). The
+ *                   case's `mean`/`rstd` inputs must then be the binary16
+ *                   roundings of such values (checked per row): the cases
+ *                   construct x so that its statistics are known.
+ *
+ * Model: arithmetic = "fp32", order = "any", fma = "any",
+ * output_rounding = "nearest". Per row the kernel's xh is
+ * RN32(RN32(x - m) s), dxh is exact in fp32, sum1 and sum2 are any-order
+ * fp32 sums (sum2's products rounded or fused), k = RN32(s / cols); per
+ * element dx = RN16(RN32(k ((cols dxh - sum1) - xh sum2))) with each
+ * mul-add fused or not. Each step is monotone in each argument separately,
+ * so evaluating it at the corners of the intervals of m, s, sum1, sum2
+ * (host float arithmetic in round-to-nearest) bounds every admitted output. */
+#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_model.h"
+#include "oracles/common/op_common.h"
+#include "core/tp_fp16.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct {
+    int pilot; /* statistics = "fp32_forward" */
+    float eps;
+    int rsqrt_ulp;
+} ln_bwd_model;
+
+static int read_model(const json_t *model, const char *backend, ln_bwd_model *m, char *err, size_t errlen)
+{
+    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
+                             *const outr[] = {"nearest", NULL}, *const stats[] = {"inputs", "fp32_forward", NULL};
+    const char *v, *st;
+    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", outr, &v, err, errlen) ||
+        tp_model_choice(model, "statistics", stats, &st, err, errlen))
+        return -1;
+    m->pilot = strcmp(st, "fp32_forward") == 0;
+    m->eps = 0.0f;
+    m->rsqrt_ulp = 0;
+    if (!m->pilot)
+        return 0;
+    if (tp_ln_parse_f32(json_string_value(json_object_get(model, "forward_eps")), &m->eps) || !(m->eps > 0.0f)) {
+        snprintf(err, errlen, "model.forward_eps must be the forward kernel's positive fp32 literal, e.g. \"1e-5f\"");
+        return -1;
+    }
+    json_t *ulp = json_object_get(json_object_get(model, "forward_rsqrtf_ulp"), backend ? backend : "cuda");
+    if (backend && (!json_is_integer(ulp) || json_integer_value(ulp) < 0)) {
+        snprintf(err, errlen, "model.forward_rsqrtf_ulp has no documented bound for backend \"%s\"", backend);
+        return -1;
+    }
+    m->rsqrt_ulp = (int)json_integer_value(ulp);
+    return 0;
+}
+
+static int bwd_check_model(const json_t *model, char *err, size_t errlen)
+{
+    ln_bwd_model m;
+    return read_model(model, NULL, &m, err, errlen);
+}
+
+static void upd(float v, float *lo, float *hi)
+{
+    *lo = fminf(*lo, v);
+    *hi = fmaxf(*hi, v);
+}
+
+/* The binary16 outputs the model admits for one element. */
+static void dx_admitted(tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2, tp_ln_fint k, float n, double *lo,
+                        double *hi)
+{
+    float alo = INFINITY, ahi = -INFINITY, blo = INFINITY, bhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    const float nd = n * dxh;
+    upd(nd - s1.hi, &alo, &ahi);
+    upd(fmaf(n, dxh, -s1.hi), &alo, &ahi);
+    upd(nd - s1.lo, &alo, &ahi);
+    upd(fmaf(n, dxh, -s1.lo), &alo, &ahi);
+    const float as[2] = {alo, ahi}, xs[2] = {xh.lo, xh.hi}, qs[2] = {s2.lo, s2.hi}, ks[2] = {k.lo, k.hi};
+    for (int a = 0; a < 2; a++)
+        for (int i = 0; i < 2; i++)
+            for (int q = 0; q < 2; q++) {
+                upd(as[a] - xs[i] * qs[q], &blo, &bhi);
+                upd(fmaf(-xs[i], qs[q], as[a]), &blo, &bhi);
+            }
+    for (int i = 0; i < 2; i++) {
+        upd(ks[i] * blo, &ylo, &yhi);
+        upd(ks[i] * bhi, &ylo, &yhi);
+    }
+    *lo = tp_f16_to_double(tp_f16_from_float(ylo));
+    *hi = tp_f16_to_double(tp_f16_from_float(yhi));
+}
+
+/* One row; returns 0, or -1 (message in err) when the pilot's inputs are not
+ * roundings of the statistics it assumes. */
+static int row(const ln_bwd_model *md, int r, int cols, const float *x, const float *dy, const float *g, float m16,
+               float s16, tp_ref *ref, char *err, size_t errlen)
+{
+    const float n = (float)cols;
+    tp_ln_fint M = {m16, m16}, S = {s16, s16};
+    mpfi_t mu, rho, t, u, S1e, P;
+    mpfi_init2(mu, TP_LN_PREC);
+    mpfi_init2(rho, TP_LN_PREC);
+    mpfi_init2(t, TP_LN_PREC);
+    mpfi_init2(u, TP_LN_PREC);
+    mpfi_init2(S1e, TP_LN_PREC);
+    mpfi_init2(P, TP_LN_PREC);
+    int rc = 0;
+    if (md->pilot) {
+        tp_ln_row_stats(cols, x, md->eps, md->rsqrt_ulp, &M, &S, mu, rho);
+        double mlo = tp_f16_to_double(tp_f16_from_float(M.lo)), mhi = tp_f16_to_double(tp_f16_from_float(M.hi));
+        double slo = tp_f16_to_double(tp_f16_from_float(S.lo)), shi = tp_f16_to_double(tp_f16_from_float(S.hi));
+        if (!(mlo <= m16 && m16 <= mhi && slo <= s16 && s16 <= shi)) {
+            snprintf(err, errlen,
+                     "layernorm_bwd_input (statistics = fp32_forward): row %d feeds mean %.9g, rstd %.9g, but the "
+                     "binary16 roundings of the fp32 statistics of x lie in [%.9g, %.9g] and [%.9g, %.9g]: "
+                     "construct x so that its statistics are known (e.g. antimirror rows)",
+                     r, (double)m16, (double)s16, mlo, mhi, slo, shi);
+            rc = -1;
+            goto out;
+        }
+    } else {
+        mpfi_set_d(mu, (double)m16);
+        mpfi_set_d(rho, (double)s16);
+    }
+    /* sum1: exact sum of dxh = dy*gamma (products of binary16: exact) */
+    double h, l;
+    tp_ln_row_dot(cols, dy, g, &h, &l);
+    mpfi_set_d(S1e, h);
+    mpfi_add_d(S1e, S1e, l);
+    int saved = fegetround();
+    fesetround(FE_UPWARD);
+    double a1 = 0.0, s1hi = h + l, p2hi = 0.0, a2 = 0.0;
+    for (int j = 0; j < cols; j++)
+        a1 += fabs((double)dy[j] * (double)g[j]);
+    fesetround(FE_DOWNWARD);
+    double s1lo = h + l;
+    fesetround(FE_TONEAREST);
+    tp_ln_fint s1 = tp_ln_sum_model(s1lo, s1hi, a1, cols, 0);
+    /* the kernel's xh per element (an interval when m, s are), and sum2 */
+    tp_ln_fint *xh = malloc((size_t)cols * sizeof *xh);
+    if (!xh) {
+        snprintf(err, errlen, "layernorm_bwd_input: out of memory");
+        rc = -1;
+        fesetround(saved);
+        goto out;
+    }
+    double p2lo = 0.0;
+    for (int j = 0; j < cols; j++) {
+        fesetround(FE_TONEAREST);
+        float dlo = x[j] - M.hi, dhi = x[j] - M.lo;
+        float c[4] = {dlo * S.lo, dlo * S.hi, dhi * S.lo, dhi * S.hi};
+        xh[j].lo = fminf(fminf(c[0], c[1]), fminf(c[2], c[3]));
+        xh[j].hi = fmaxf(fmaxf(c[0], c[1]), fmaxf(c[2], c[3]));
+        /* dxh * xh is exact in double (22 + 24 significant bits) */
+        const double dxh = (double)dy[j] * (double)g[j], e1 = dxh * xh[j].lo, e2 = dxh * xh[j].hi;
+        fesetround(FE_DOWNWARD);
+        p2lo += fmin(e1, e2);
+        fesetround(FE_UPWARD);
+        p2hi += fmax(e1, e2);
+        a2 += fmax(fabs(e1), fabs(e2));
+    }
+    fesetround(FE_TONEAREST);
+    tp_ln_fint s2 = tp_ln_sum_model(p2lo, p2hi, a2, cols, 1);
+    tp_ln_fint k = {S.lo / n, S.hi / n};
+    /* exact: sum2 = rho (sum dxh x - mu sum1) */
+    mpfi_set_ui(P, 0);
+    for (int j = 0; j < cols; j++) {
+        mpfi_set_d(t, (double)dy[j] * (double)g[j]);
+        mpfi_mul_d(t, t, (double)x[j]);
+        mpfi_add(P, P, t);
+    }
+    mpfi_mul(t, mu, S1e);
+    mpfi_sub(P, P, t);
+    mpfi_mul(P, P, rho);
+    for (int j = 0; j < cols; j++) {
+        tp_ref *e = &ref[j];
+        const float dxh = dy[j] * g[j];
+        mpfi_d_sub(t, (double)x[j], mu);
+        mpfi_mul(t, t, rho);  /* xh */
+        mpfi_mul(t, t, P);    /* xh sum2 */
+        mpfi_set_d(u, (double)dxh);
+        mpfi_mul_ui(u, u, (unsigned long)cols);
+        mpfi_sub(u, u, S1e);
+        mpfi_sub(u, u, t);
+        mpfi_mul(u, u, rho);
+        mpfi_div_ui(u, u, (unsigned long)cols);
+        tp_ln_enclosure(u, &e->exact_lo, &e->exact, &e->exact_hi);
+        dx_admitted(xh[j], dxh, s1, s2, k, n, &e->allow_lo, &e->allow_hi);
+    }
+    free(xh);
+    fesetround(saved);
+out:
+    mpfi_clear(mu);
+    mpfi_clear(rho);
+    mpfi_clear(t);
+    mpfi_clear(u);
+    mpfi_clear(S1e);
+    mpfi_clear(P);
+    return rc;
+}
+
+static int bwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                         size_t errlen)
+{
+    ln_bwd_model md;
+    if (read_model(model, c->backend, &md, err, errlen) != 0)
+        return -1;
+    const char *names[] = {"x", "dy", "gamma", "mean", "rstd"};
+    const tp_tensor *T[5];
+    for (int i = 0; i < 5; i++)
+        if (!(T[i] = tp_need_f16(c, "layernorm_bwd_input", names[i], err, errlen)))
+            return -1;
+    const tp_tensor *O = tp_need_f16(c, "layernorm_bwd_input", output, err, errlen);
+    if (!O)
+        return -1;
+    if (T[0]->rank != 2 || T[1]->numel != T[0]->numel || O->numel != T[0]->numel || T[2]->numel != T[0]->shape[1] ||
+        T[3]->numel != T[0]->shape[0] || T[4]->numel != T[0]->shape[0]) {
+        snprintf(err, errlen, "layernorm_bwd_input: x, dy, %s rows x cols; gamma cols; mean, rstd rows", output);
+        return -1;
+    }
+    const int rows = (int)T[0]->shape[0], cols = (int)T[0]->shape[1];
+    if (cols > TP_LN_N_MAX) {
+        snprintf(err, errlen, "layernorm_bwd_input: cols = %d; the exact sums need cols <= %d", cols, TP_LN_N_MAX);
+        return -1;
+    }
+    const uint16_t *x16 = T[0]->data, *dy16 = T[1]->data, *g16 = T[2]->data, *m16 = T[3]->data, *s16 = T[4]->data;
+    float *g = malloc((size_t)cols * sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "layernorm_bwd_input: out of memory");
+        return -1;
+    }
+    for (int j = 0; j < cols; j++)
+        g[j] = (float)tp_f16_to_double(g16[j]);
+    int rc = 0;
+#pragma omp parallel
+    {
+        float *x = malloc((size_t)cols * sizeof *x), *dy = malloc((size_t)cols * sizeof *dy);
+        char e2[400] = "";
+#pragma omp for schedule(dynamic, 4)
+        for (int r = 0; r < rows; r++) {
+            int bad = !x || !dy;
+            if (bad)
+                snprintf(e2, sizeof e2, "layernorm_bwd_input: out of memory");
+            for (int j = 0; !bad && j < cols; j++) {
+                x[j] = (float)tp_f16_to_double(x16[(size_t)r * cols + j]);
+                dy[j] = (float)tp_f16_to_double(dy16[(size_t)r * cols + j]);
+            }
+            if (bad || row(&md, r, cols, x, dy, g, (float)tp_f16_to_double(m16[r]), (float)tp_f16_to_double(s16[r]),
+                           ref + (size_t)r * cols, e2, sizeof e2) != 0) {
+#pragma omp critical(ln_bwd_err)
+                if (!rc) {
+                    rc = -1;
+                    snprintf(err, errlen, "%s", e2);
+                }
+            }
+        }
+        free(x);
+        free(dy);
+    }
+    free(g);
+    return rc;
+}
+
+static const char *const bwd_evidence[] = {
+    "exact sum of dy*gamma by split-double accumulation (oracles/layernorm.c, WP-proven T1+T2 in the real model); "
+    "dx as an MPFI enclosure at 256 bits",
+    "statistics = inputs: the operation on the given binary16 mean and rstd, which the kernel holds exactly; "
+    "statistics = fp32_forward: the exact statistics of x, the kernel assumed to hold any fp32 mean and rstd the "
+    "forward model admits, and the fed binary16 values checked to be roundings of those",
+    "any-order fp32 sums (gamma_n bound), dx admitted at the corners of the statistics and sum intervals, each "
+    "mul-add fused or not, then RN16",
+    NULL};
+static const char *const bwd_non_claims[] = {
+    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order",
+    "statistics = fp32_forward needs x whose statistics are known in advance; it says nothing about other inputs",
+    NULL};
+
+const tp_op tp_op_layernorm_bwd_input = {
+    "layernorm_bwd_input", "dx = rstd/n (n dy gamma - sum dy gamma - xh sum dy gamma xh), xh = (x - mean) rstd",
+    bwd_check_model, bwd_reference, bwd_evidence, bwd_non_claims};

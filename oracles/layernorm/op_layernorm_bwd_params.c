@@ -1,0 +1,145 @@
+/* op "layernorm_bwd_params": per column c of x[rows, cols] (binary16),
+ *   dgamma[c] = sum_r (x[r,c] - mean[r]) rstd[r] dy[r,c],
+ *   dbeta[c]  = sum_r dy[r,c]                               (binary32 out),
+ * with mean and rstd the binary16 input tensors (the kernel widens them to
+ * fp32 exactly: the harness cannot yet generate fp32 inputs).
+ *
+ * Model (contract [model]): arithmetic = "fp32", order = "any",
+ * fma = "any", output_rounding = "none" (fp32 out). The kernel's xh is
+ * RN32(RN32(x - mean) rstd), a known float per element; dgamma is an
+ * any-order fp32 sum of xh*dy with each product rounded or fused, dbeta an
+ * any-order fp32 sum of exact terms: the admitted values are the floats in
+ * [S - e, S + e] (oracles/layernorm_model.c, tp_ln_sum_model). */
+#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_model.h"
+#include "oracles/common/op_common.h"
+#include "core/tp_fp16.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+
+static int params_check_model(const json_t *model, char *err, size_t errlen)
+{
+    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
+                             *const outr[] = {"none", NULL};
+    const char *v;
+    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+        return -1;
+    return 0;
+}
+
+static int params_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                            size_t errlen)
+{
+    if (params_check_model(model, err, errlen) != 0)
+        return -1;
+    const char *names[] = {"x", "dy", "mean", "rstd"};
+    const tp_tensor *T[4];
+    for (int i = 0; i < 4; i++)
+        if (!(T[i] = tp_need_f16(c, "layernorm_bwd_params", names[i], err, errlen)))
+            return -1;
+    const tp_tensor *O = tp_case_tensor(c, output);
+    int beta = strcmp(output, "dbeta") == 0;
+    if (!O || O->dtype != TP_F32 || (!beta && strcmp(output, "dgamma") != 0)) {
+        snprintf(err, errlen, "layernorm_bwd_params: outputs are dgamma and dbeta (f32); got %s", output);
+        return -1;
+    }
+    if (T[0]->rank != 2 || T[1]->numel != T[0]->numel || O->numel != T[0]->shape[1] || T[2]->numel != T[0]->shape[0] ||
+        T[3]->numel != T[0]->shape[0]) {
+        snprintf(err, errlen, "layernorm_bwd_params: x, dy rows x cols; mean, rstd rows; %s cols", output);
+        return -1;
+    }
+    const int R = (int)T[0]->shape[0], C = (int)T[0]->shape[1];
+    if (R > TP_LN_N_MAX) {
+        snprintf(err, errlen, "layernorm_bwd_params: rows = %d; the exact sums need rows <= %d", R, TP_LN_N_MAX);
+        return -1;
+    }
+    const size_t N = (size_t)R * C;
+    const uint16_t *x16 = T[0]->data, *dy16 = T[1]->data, *m16 = T[2]->data, *s16 = T[3]->data;
+    float *dy = malloc(N * sizeof *dy);
+    double *hi = malloc((size_t)C * sizeof *hi), *lo = malloc((size_t)C * sizeof *lo);
+    if (!dy || !hi || !lo) {
+        free(dy), free(hi), free(lo);
+        snprintf(err, errlen, "layernorm_bwd_params: out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < N; i++)
+        dy[i] = (float)tp_f16_to_double(dy16[i]);
+    if (beta)
+        tp_ln_col_sums(R, C, dy, hi, lo);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int col = 0; col < C; col++) {
+        int saved = fegetround();
+        tp_ref *e = &ref[col];
+        if (beta) {
+            fesetround(FE_UPWARD);
+            double a = 0.0, shi = hi[col] + lo[col];
+            for (int r = 0; r < R; r++)
+                a += fabs((double)dy[(size_t)r * C + col]);
+            fesetround(FE_DOWNWARD);
+            double slo = hi[col] + lo[col];
+            fesetround(FE_TONEAREST);
+            tp_ln_fint s = tp_ln_sum_model(slo, shi, a, R, 0);
+            e->exact = hi[col] + lo[col];
+            e->exact_lo = slo;
+            e->exact_hi = shi;
+            e->allow_lo = s.lo;
+            e->allow_hi = s.hi;
+        } else {
+            mpfi_t acc, t;
+            mpfi_init2(acc, TP_LN_PREC);
+            mpfi_init2(t, TP_LN_PREC);
+            mpfi_set_ui(acc, 0);
+            double plo = 0.0, phi = 0.0, a = 0.0;
+            for (int r = 0; r < R; r++) {
+                const size_t i = (size_t)r * C + col;
+                const float xv = (float)tp_f16_to_double(x16[i]), m = (float)tp_f16_to_double(m16[r]),
+                            s = (float)tp_f16_to_double(s16[r]);
+                fesetround(FE_TONEAREST);
+                const float xh = (xv - m) * s;                /* the kernel's two roundings */
+                const double p = (double)xh * (double)dy[i]; /* exact: 24 + 11 significant bits */
+                fesetround(FE_DOWNWARD);
+                plo += p;
+                fesetround(FE_UPWARD);
+                phi += p;
+                a += fabs(p);
+                /* exact term: (x - m) s dy; x - m is exact in double */
+                mpfi_set_d(t, (double)xv - (double)m);
+                mpfi_mul_d(t, t, (double)s);
+                mpfi_mul_d(t, t, (double)dy[i]);
+                mpfi_add(acc, acc, t);
+            }
+            fesetround(FE_TONEAREST);
+            tp_ln_fint s = tp_ln_sum_model(plo, phi, a, R, 1);
+            tp_ln_enclosure(acc, &e->exact_lo, &e->exact, &e->exact_hi);
+            e->allow_lo = s.lo;
+            e->allow_hi = s.hi;
+            mpfi_clear(acc);
+            mpfi_clear(t);
+        }
+        fesetround(saved);
+    }
+    free(dy), free(hi), free(lo);
+    return 0;
+}
+
+static const char *const params_evidence[] = {
+    "exact column sums of dy by split-double accumulation (oracles/layernorm.c, WP-proven T1+T2 in the real "
+    "model); dgamma as an MPFI enclosure at 256 bits",
+    "admitted values: the floats within n*2^-24*(1+2^-7)*sum|term| + k*n*2^-149 of the exact sum of the kernel's "
+    "own terms (k = 2 where each product is rounded), ends rounded outward",
+    NULL};
+static const char *const params_non_claims[] = {
+    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order",
+    "mean and rstd are binary16 inputs widened to fp32, not the pilot's fp32 statistics (the harness cannot yet "
+    "generate fp32 inputs)",
+    "the pilot's final rounding to fp16 on the host is not checked: the fp32 sums are",
+    NULL};
+
+const tp_op tp_op_layernorm_bwd_params = {
+    "layernorm_bwd_params", "dgamma[c] = sum_r (x - mean) rstd dy, dbeta[c] = sum_r dy", params_check_model,
+    params_reference, params_evidence, params_non_claims};

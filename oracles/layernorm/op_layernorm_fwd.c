@@ -1,0 +1,182 @@
+/* op "layernorm_fwd": per row r of x[rows, cols] (binary16),
+ *   mu = sum_j x / cols, var = sum_j (x - mu)^2 / cols, rho = 1/sqrt(var + eps),
+ *   y = (x - mu) rho gamma + beta   (binary16 out),
+ *   mean = mu, rstd = rho            (binary32 out),
+ * with eps the kernel's fp32 literal taken as an exact real.
+ *
+ * Model (contract [model]): arithmetic = "fp32", order = "any",
+ * fma = "any", output_rounding = "nearest", constants.eps, rsqrtf_ulp per
+ * backend. The fp32 mean and rstd the kernel can produce are intervals
+ * shared by the row (oracles/layernorm_model.c); per element,
+ *   d = RN32(x - mean), t = RN32(d * rstd), y32 = RN32(RN32(t * gamma) + beta)
+ *   or fmaf(t, gamma, beta), y = RN16(y32):
+ * each step is monotone in each argument, so evaluating it at the corners
+ * of the mean and rstd intervals (host float arithmetic in
+ * round-to-nearest, the kernel's own operations) bounds every output the
+ * model admits. Exact values are MPFI enclosures from exact sums
+ * (oracles/layernorm.c). */
+#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_model.h"
+#include "oracles/common/op_common.h"
+#include "core/tp_fp16.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct {
+    float eps;
+    int rsqrt_ulp;
+} ln_fwd_model;
+
+static int read_model(const json_t *model, const char *backend, ln_fwd_model *m, char *err, size_t errlen)
+{
+    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
+                             *const outr[] = {"nearest", NULL};
+    const char *v;
+    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+        return -1;
+    if (tp_ln_parse_f32(json_string_value(json_object_get(json_object_get(model, "constants"), "eps")), &m->eps) ||
+        !(m->eps > 0.0f)) {
+        snprintf(err, errlen, "model.constants.eps must be a positive fp32 literal such as \"1e-5f\"");
+        return -1;
+    }
+    json_t *ulp = json_object_get(json_object_get(model, "rsqrtf_ulp"), backend ? backend : "cuda");
+    if (backend && (!json_is_integer(ulp) || json_integer_value(ulp) < 0)) {
+        snprintf(err, errlen, "model.rsqrtf_ulp has no documented bound for backend \"%s\"", backend);
+        return -1;
+    }
+    m->rsqrt_ulp = (int)json_integer_value(ulp);
+    return 0;
+}
+
+static int fwd_check_model(const json_t *model, char *err, size_t errlen)
+{
+    ln_fwd_model m;
+    return read_model(model, NULL, &m, err, errlen);
+}
+
+static float min4(float a, float b, float c, float d) { return fminf(fminf(a, b), fminf(c, d)); }
+static float max4(float a, float b, float c, float d) { return fmaxf(fmaxf(a, b), fmaxf(c, d)); }
+
+/* The binary16 outputs the model admits for one element. */
+static void y_admitted(float x, float g, float b, tp_ln_fint m, tp_ln_fint r, double *lo, double *hi)
+{
+    float dlo = x - m.hi, dhi = x - m.lo;
+    float tlo = min4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
+    float thi = max4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
+    float ua = tlo * g, ub = thi * g;
+    float y1 = ua + b, y2 = ub + b, y3 = fmaf(tlo, g, b), y4 = fmaf(thi, g, b);
+    *lo = tp_f16_to_double(tp_f16_from_float(min4(y1, y2, y3, y4)));
+    *hi = tp_f16_to_double(tp_f16_from_float(max4(y1, y2, y3, y4)));
+}
+
+static int fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                         size_t errlen)
+{
+    ln_fwd_model m;
+    if (read_model(model, c->backend, &m, err, errlen) != 0)
+        return -1;
+    const tp_tensor *X = tp_need_f16(c, "layernorm_fwd", "x", err, errlen);
+    const tp_tensor *G = X ? tp_need_f16(c, "layernorm_fwd", "gamma", err, errlen) : NULL;
+    const tp_tensor *B = G ? tp_need_f16(c, "layernorm_fwd", "beta", err, errlen) : NULL;
+    const tp_tensor *O = tp_case_tensor(c, output);
+    if (!B)
+        return -1;
+    int which = strcmp(output, "y") == 0 ? 0 : strcmp(output, "mean") == 0 ? 1 : strcmp(output, "rstd") == 0 ? 2 : -1;
+    if (which < 0 || !O || O->dtype != (which == 0 ? TP_F16 : TP_F32)) {
+        snprintf(err, errlen, "layernorm_fwd: outputs are y (f16), mean and rstd (f32); got %s", output);
+        return -1;
+    }
+    if (X->rank != 2 || G->numel != X->shape[1] || B->numel != X->shape[1] ||
+        O->numel != (which == 0 ? X->numel : X->shape[0])) {
+        snprintf(err, errlen, "layernorm_fwd: x must be rows x cols, gamma and beta cols, y rows x cols, mean and rstd rows");
+        return -1;
+    }
+    const int rows = (int)X->shape[0], cols = (int)X->shape[1];
+    if (cols > TP_LN_N_MAX) {
+        snprintf(err, errlen, "layernorm_fwd: cols = %d; the exact sums need cols <= %d", cols, TP_LN_N_MAX);
+        return -1;
+    }
+    const uint16_t *x16 = X->data, *g16 = G->data, *b16 = B->data;
+    float *gf = malloc((size_t)cols * sizeof *gf), *bf = malloc((size_t)cols * sizeof *bf);
+    if (!gf || !bf) {
+        free(gf), free(bf);
+        snprintf(err, errlen, "layernorm_fwd: out of memory");
+        return -1;
+    }
+    for (int j = 0; j < cols; j++) {
+        gf[j] = (float)tp_f16_to_double(g16[j]);
+        bf[j] = (float)tp_f16_to_double(b16[j]);
+    }
+    int rc = 0;
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int r = 0; r < rows; r++) {
+        int saved = fegetround();
+        fesetround(FE_TONEAREST);
+        float *xr = malloc((size_t)cols * sizeof *xr);
+        mpfi_t mu, rho, t;
+        mpfi_init2(mu, TP_LN_PREC);
+        mpfi_init2(rho, TP_LN_PREC);
+        mpfi_init2(t, TP_LN_PREC);
+        tp_ln_fint mean, rstd;
+        if (!xr) {
+#pragma omp atomic write
+            rc = -1;
+        } else {
+            for (int j = 0; j < cols; j++)
+                xr[j] = (float)tp_f16_to_double(x16[(size_t)r * cols + j]);
+            tp_ln_row_stats(cols, xr, m.eps, m.rsqrt_ulp, &mean, &rstd, mu, rho);
+            if (which == 1) {
+                tp_ln_enclosure(mu, &ref[r].exact_lo, &ref[r].exact, &ref[r].exact_hi);
+                ref[r].allow_lo = mean.lo;
+                ref[r].allow_hi = mean.hi;
+            } else if (which == 2) {
+                tp_ln_enclosure(rho, &ref[r].exact_lo, &ref[r].exact, &ref[r].exact_hi);
+                ref[r].allow_lo = rstd.lo;
+                ref[r].allow_hi = rstd.hi;
+            } else {
+                for (int j = 0; j < cols; j++) {
+                    tp_ref *e = &ref[(size_t)r * cols + j];
+                    mpfi_d_sub(t, (double)xr[j], mu);
+                    mpfi_mul(t, t, rho);
+                    mpfi_mul_d(t, t, (double)gf[j]);
+                    mpfi_add_d(t, t, (double)bf[j]);
+                    tp_ln_enclosure(t, &e->exact_lo, &e->exact, &e->exact_hi);
+                    y_admitted(xr[j], gf[j], bf[j], mean, rstd, &e->allow_lo, &e->allow_hi);
+                }
+            }
+        }
+        mpfi_clear(mu);
+        mpfi_clear(rho);
+        mpfi_clear(t);
+        free(xr);
+        fesetround(saved);
+    }
+    free(gf);
+    free(bf);
+    if (rc)
+        snprintf(err, errlen, "layernorm_fwd: out of memory");
+    return rc;
+}
+
+static const char *const fwd_evidence[] = {
+    "exact row sums of x and x^2 by split-double accumulation (oracles/layernorm.c, WP-proven T1+T2 in the real "
+    "model); mean, rstd and y as MPFI enclosures at 256 bits, eps the kernel's fp32 literal as an exact real",
+    "fp32 mean and rstd as intervals shared by the row: any-order fp32 sums (gamma_n bound, one extra rounding per "
+    "squared deviation), sum (x - m)^2 = V + n (mu - m)^2 over the mean interval, correctly rounded divisions, "
+    "rsqrtf within the documented ulps of RN32",
+    "y admitted at the corners of the mean and rstd intervals, each mul-add fused or not, then RN16",
+    NULL};
+static const char *const fwd_non_claims[] = {
+    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order",
+    "mean and rstd are treated as independent within their intervals (a hull, not the exact joint set)",
+    "HIP runs are refused: ROCm documents no rsqrtf error bound to cite",
+    NULL};
+
+const tp_op tp_op_layernorm_fwd = {"layernorm_fwd",
+                                   "y = (x - mean) / sqrt(var + eps) * gamma + beta per row; mean, rstd also out",
+                                   fwd_check_model, fwd_reference, fwd_evidence, fwd_non_claims};

@@ -1,0 +1,290 @@
+/* op "softmax_fwd": y[r,j] = exp(x[r,j] - M_r) / sum_k exp(x[r,k] - M_r),
+ * M_r = max_k x[r,k], row-wise over the contract's input x (R x n) and
+ * output (R x n), binary16 in and out.
+ *
+ * Exact reference: x is binary16, so d = x - M_r is exact in double (a
+ * multiple of 2^-24 below 2^17 in magnitude); exp(d) is enclosed with MPFR
+ * rounded down and up, the row sum of the enclosures is formed in double
+ * rounded down and up, and y's enclosure is lo/SUM_hi .. hi/SUM_lo.
+ *
+ * Model (contract [model]), following kernels/softmax_fwd.hip step by step:
+ *   d  = RN32(x - M)          a point: M is exact (tp_row_max, proven);
+ *   e  = expf(d)              any fp32 within expf_ulp nextafterf steps of
+ *                             RN32(exp(d)): an interval [e_lo, e_hi];
+ *   y1 = RN16(e)              intermediate = "binary16" (the pilot writes e
+ *                             to y and re-reads it), or y1 = e with
+ *                             intermediate = "fp32";
+ *   s  = fp32 sum of the n e  any order: |s - sum e| <= n*TP_DOT_C*sum|e|
+ *                             + n*TP_DOT_ETA (oracles/gemm.h), taken over
+ *                             the whole box of possible e: s lies in the
+ *                             hull [sum e_lo - err, sum e_hi + err];
+ *   inv = RN32(1/s)           correctly rounded division, decreasing in s;
+ *   y  = RN16(RN32(y1*inv))   monotone in y1 and inv.
+ * Every step is monotone, so the admitted interval of y is the image of
+ * the interval ends. The model ignores that y1 and s share the same e (a
+ * hull over independent choices): it admits at least every output the
+ * kernel can produce, and somewhat more. No step has the a*b+c shape, so
+ * FMA contraction does not enter. */
+#include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the accumulation bound, in one place */
+#include "oracles/common/op_common.h"
+#include "oracles/softmax/proven/softmax.h"
+#include "core/tp_fp16.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdlib.h>
+
+/* The directed roundings below need the library built with
+ * -frounding-math (gcc does not implement FENV_ACCESS). */
+
+#define EXP_PREC 64 /* bits of the MPFR exp evaluations */
+
+typedef struct {
+    int expf_ulp;     /* nextafterf steps around RN32(exp) */
+    int double_round; /* 1: e is rounded to binary16 before the scaling */
+} sm_model;
+
+static int read_model(const json_t *model, const char *backend, sm_model *m, char *err, size_t errlen)
+{
+    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL},
+                             *const inter[] = {"binary16", "fp32", NULL}, *const outr[] = {"nearest", NULL};
+    const char *v, *im;
+    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", order, &v, err, errlen) ||
+        tp_model_choice(model, "intermediate", inter, &im, err, errlen) ||
+        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+        return -1;
+    m->double_round = strcmp(im, "binary16") == 0;
+    json_t *tab = json_object_get(model, "expf_ulp");
+    if (!json_is_object(tab)) {
+        snprintf(err, errlen, "model.expf_ulp must be a table of documented ulp bounds per backend");
+        return -1;
+    }
+    json_t *ulp = json_object_get(tab, backend ? backend : "cuda");
+    if (backend && !json_is_integer(ulp)) {
+        snprintf(err, errlen, "model.expf_ulp has no documented bound for backend \"%s\"", backend);
+        return -1;
+    }
+    m->expf_ulp = (int)json_integer_value(ulp);
+    if (m->expf_ulp < 0 || m->expf_ulp > 64) {
+        snprintf(err, errlen, "model.expf_ulp must be between 0 and 64");
+        return -1;
+    }
+    return 0;
+}
+
+static int sm_check_model(const json_t *model, char *err, size_t errlen)
+{
+    sm_model m;
+    return read_model(model, NULL, &m, err, errlen);
+}
+
+/* Everything the reference needs about one binary16 pattern of x, given
+ * the row maximum: the enclosure of exp(x - M) and the fp32 interval of
+ * the kernel's expf. Rows reuse it for repeated values. */
+typedef struct {
+    double ex_lo, ex_hi;
+    float e_lo, e_hi;
+} sm_entry;
+
+typedef struct {
+    int *stamp; /* 65536: row + 1 for which entry[h] is valid */
+    sm_entry *entry;
+    mpfr_t d, t, q;
+    mpfr_t r24; /* 24 bits: one correctly rounded fp32 division */
+} sm_ws;
+
+static float step_f32(float v, int n, float toward)
+{
+    for (int i = 0; i < n; i++)
+        v = nextafterf(v, toward);
+    return v;
+}
+
+static void entry_fill(sm_ws *w, double d, int ulp, sm_entry *en)
+{
+    mpfr_set_d(w->d, d, MPFR_RNDN); /* exact: d has at most 41 significant bits */
+    mpfr_exp(w->t, w->d, MPFR_RNDD);
+    en->ex_lo = mpfr_get_d(w->t, MPFR_RNDD);
+    mpfr_exp(w->t, w->d, MPFR_RNDU);
+    en->ex_hi = mpfr_get_d(w->t, MPFR_RNDU);
+
+    /* RN32(exp(d32)) from a 64-bit evaluation: when it is inexact, RN32 of
+     * its two neighbours brackets RN32 of the true value (they differ only
+     * at a near-tie, and then both candidates are kept). */
+    float d32 = (float)d; /* RN32 of the exact difference: the kernel's x - max */
+    mpfr_set_flt(w->d, d32, MPFR_RNDN);
+    int inex = mpfr_exp(w->t, w->d, MPFR_RNDN);
+    mpfr_set(w->q, w->t, MPFR_RNDN);
+    if (inex) {
+        mpfr_nextbelow(w->t);
+        mpfr_nextabove(w->q);
+    }
+    float lo = mpfr_get_flt(w->t, MPFR_RNDN), hi = mpfr_get_flt(w->q, MPFR_RNDN);
+    en->e_lo = step_f32(lo, ulp, -INFINITY);
+    en->e_hi = step_f32(hi, ulp, INFINITY);
+}
+
+static double f16(double v) { return tp_f16_to_double(tp_f16_from_double(v)); }
+
+/* One row; rounding mode is nearest on entry and on exit. */
+static int sm_row(sm_ws *w, const sm_model *m, int row, int n, const uint16_t *x, float *xf, tp_ref *ref)
+{
+    for (int j = 0; j < n; j++) {
+        xf[j] = (float)tp_f16_to_double(x[j]);
+        if (!isfinite(xf[j]))
+            return -1;
+    }
+    const float M = tp_row_max(n, xf);
+    for (int j = 0; j < n; j++)
+        if (w->stamp[x[j]] != row + 1) {
+            w->stamp[x[j]] = row + 1;
+            entry_fill(w, (double)xf[j] - (double)M, m->expf_ulp, &w->entry[x[j]]);
+        }
+
+    /* Row sums with outward rounding. */
+    double ex_lo = 0, ex_hi = 0, s_lo = 0, s_hi = 0, a_hi = 0;
+    fesetround(FE_DOWNWARD);
+    for (int j = 0; j < n; j++) {
+        const sm_entry *en = &w->entry[x[j]];
+        ex_lo += en->ex_lo;
+        s_lo += en->e_lo;
+    }
+    fesetround(FE_UPWARD);
+    for (int j = 0; j < n; j++) {
+        const sm_entry *en = &w->entry[x[j]];
+        ex_hi += en->ex_hi;
+        s_hi += en->e_hi;
+        a_hi += fabs(en->e_lo) > fabs(en->e_hi) ? fabs(en->e_lo) : fabs(en->e_hi);
+    }
+    const double err = (double)n * TP_DOT_C * a_hi + (double)n * TP_DOT_ETA;
+    s_hi += err;
+    const float s32_hi = (float)s_hi; /* the fp32 sum lies at or below: rounded up, a valid bound */
+    fesetround(FE_DOWNWARD);
+    s_lo -= err;
+    const float s32_lo = (float)s_lo;
+    fesetround(FE_TONEAREST);
+    if (!(s32_lo > 0.0f)) /* cannot happen for n <= 65536: the max contributes ~1 */
+        return -2;
+
+    /* inv = RN32(1/s): one MPFR division at 24 bits rounds correctly (1/s
+     * is far from the binary32 subnormal range for s in [2^-1, 2^17]). */
+    mpfr_set_flt(w->d, s32_hi, MPFR_RNDN);
+    mpfr_ui_div(w->r24, 1, w->d, MPFR_RNDN);
+    const float inv_lo = mpfr_get_flt(w->r24, MPFR_RNDN);
+    mpfr_set_flt(w->d, s32_lo, MPFR_RNDN);
+    mpfr_ui_div(w->r24, 1, w->d, MPFR_RNDN);
+    const float inv_hi = mpfr_get_flt(w->r24, MPFR_RNDN);
+
+    for (int j = 0; j < n; j++) {
+        const sm_entry *en = &w->entry[x[j]];
+        double y1_lo = en->e_lo, y1_hi = en->e_hi;
+        if (m->double_round) {
+            y1_lo = f16(y1_lo);
+            y1_hi = f16(y1_hi);
+        }
+        /* y1 (binary16 or fp32) times an fp32 inv is exact in double; the
+         * cast rounds it once to fp32. Corners: y1_lo may be -0 or below. */
+        float c[4] = {(float)(y1_lo * inv_lo), (float)(y1_lo * inv_hi), (float)(y1_hi * inv_lo),
+                      (float)(y1_hi * inv_hi)};
+        float p_lo = c[0], p_hi = c[0];
+        for (int k = 1; k < 4; k++) {
+            p_lo = c[k] < p_lo ? c[k] : p_lo;
+            p_hi = c[k] > p_hi ? c[k] : p_hi;
+        }
+        ref[j].allow_lo = f16(p_lo);
+        ref[j].allow_hi = f16(p_hi);
+    }
+    fesetround(FE_DOWNWARD);
+    for (int j = 0; j < n; j++)
+        ref[j].exact_lo = w->entry[x[j]].ex_lo / ex_hi;
+    fesetround(FE_UPWARD);
+    for (int j = 0; j < n; j++)
+        ref[j].exact_hi = w->entry[x[j]].ex_hi / ex_lo;
+    fesetround(FE_TONEAREST);
+    for (int j = 0; j < n; j++)
+        ref[j].exact = ref[j].exact_lo + 0.5 * (ref[j].exact_hi - ref[j].exact_lo);
+    return 0;
+}
+
+static int sm_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                        size_t errlen)
+{
+    sm_model m;
+    if (read_model(model, c->backend, &m, err, errlen) != 0)
+        return -1;
+    const tp_tensor *x = tp_need_f16(c, "softmax_fwd", "x", err, errlen),
+                    *y = x ? tp_need_f16(c, "softmax_fwd", output, err, errlen) : NULL;
+    if (!y)
+        return -1;
+    if (x->rank != 2 || y->rank != 2 || x->shape[0] != y->shape[0] || x->shape[1] != y->shape[1]) {
+        snprintf(err, errlen, "softmax_fwd: x and %s must be matrices of the same shape", output);
+        return -1;
+    }
+    const int R = (int)x->shape[0], n = (int)x->shape[1];
+    if (n < 1 || n > 65536) {
+        snprintf(err, errlen, "softmax_fwd: rows of %d elements; the fp32 sum bound holds for 1 .. 65536", n);
+        return -1;
+    }
+    int bad_row = -1, rc_all = 0;
+    const int saved = fegetround();
+    fesetround(FE_TONEAREST);
+    /* Rows are independent: the result does not depend on the schedule. */
+#pragma omp parallel
+    {
+        sm_ws w;
+        w.stamp = calloc(65536, sizeof *w.stamp);
+        w.entry = malloc(65536 * sizeof *w.entry);
+        float *xf = malloc((size_t)n * sizeof *xf);
+        mpfr_inits2(EXP_PREC, w.d, w.t, w.q, (mpfr_ptr)0);
+        mpfr_init2(w.r24, 24);
+        int ok = w.stamp && w.entry && xf;
+        fesetround(FE_TONEAREST);
+#pragma omp for schedule(dynamic, 1)
+        for (int r = 0; r < R; r++) {
+            int rc = ok ? sm_row(&w, &m, r, n, (const uint16_t *)x->data + (size_t)r * n, xf, ref + (size_t)r * n)
+                        : -3;
+            if (rc != 0) {
+#pragma omp critical
+                {
+                    if (bad_row < 0 || r < bad_row) {
+                        bad_row = r;
+                        rc_all = rc;
+                    }
+                }
+            }
+        }
+        mpfr_clears(w.d, w.t, w.q, w.r24, (mpfr_ptr)0);
+        free(w.stamp);
+        free(w.entry);
+        free(xf);
+    }
+    fesetround(saved);
+    if (bad_row >= 0) {
+        snprintf(err, errlen, "softmax_fwd: row %d: %s", bad_row,
+                 rc_all == -1   ? "a logit is infinite or NaN; the model covers finite logits only"
+                 : rc_all == -2 ? "the row sum bound does not stay positive"
+                                : "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const sm_evidence[] = {
+    "exact softmax enclosed per element: exp(x - max) with MPFR rounded down and up, row sums and the division "
+    "rounded outward in double; the row max by tp_row_max (oracles/softmax.c, WP-proven T1+T2)",
+    "admitted interval: d = RN32(x - max), expf within the documented ulp of RN32(exp d), binary16 copy of e (when "
+    "modelled), fp32 row sum in any order within n*2^-24*(1+2^-7)*sum|e| + n*2^-149 over every possible e, "
+    "RN32(1/s), RN32(y1*inv), binary16",
+    NULL};
+static const char *const sm_non_claims[] = {
+    "the model treats the row sum and each output's own exp as independent choices: it admits some outputs the "
+    "kernel cannot produce, so an error smaller than that slack goes undetected",
+    "the row-sum claim of the pilot (every row sums to 1 within a tolerance) is not audited by the per-element "
+    "checker",
+    "the vendor's expf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed",
+    NULL};
+
+const tp_op tp_op_softmax_fwd = {"softmax_fwd", "y[r,j] = exp(x[r,j] - max_k x[r,k]) / sum_k exp(x[r,k] - max_k x[r,k])",
+                                 sm_check_model, sm_reference, sm_evidence, sm_non_claims};

@@ -1,0 +1,182 @@
+/* op "softmax_xent_bwd": gi[r,j] = s[r,j] * (g[r,j] - D_r),
+ * D_r = sum_k g[r,k] * s[r,k], row-wise over R x n binary16 tensors s, g
+ * and the output.
+ *
+ * Exact reference: D_r by split-double accumulation (tp_row_dot_exact,
+ * oracles/softmax.c, WP-proven T1+T2; chunks of at most TP_ROW_DOT_MAX
+ * terms combined exactly in MPFR), then s*(g - D) exactly in MPFR and
+ * rounded to double (nearest, down, up).
+ *
+ * Model (contract [model]), following kernels/softmax_xent_bwd.hip:
+ *   dot = fp32 sum of the n exact products g*s in any order, fused or not:
+ *         |dot - D| <= e = n*TP_DOT_C*sum|g s| + n*TP_DOT_ETA
+ *         (oracles/gemm.h), and dot is an fp32 value: dot lies in
+ *         [RU32(D - e), RD32(D + e)];
+ *   d  = RN32(g - dot)  decreasing in dot;
+ *   gi = RN32(s * d)    monotone in d for a fixed s (either direction);
+ *   y  = RN16(gi).
+ * The admitted interval is the image of the two ends of dot. The kernel
+ * computes s*(g - dot), which has no a*b+c shape: no contraction can
+ * apply there (only inside the dot, which the bound covers). */
+#include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the accumulation bound, in one place */
+#include "oracles/common/op_common.h"
+#include "oracles/softmax/proven/softmax.h"
+#include "core/tp_fp16.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdlib.h>
+
+/* The directed roundings below need the library built with
+ * -frounding-math (gcc does not implement FENV_ACCESS). */
+
+/* Exact arithmetic on the row's values: D spans 2^48 .. 2^-48, g and s
+ * 2^16 .. 2^-24, an fp32 dot down to 2^-149: 400 bits hold every sum and
+ * product below without rounding. */
+#define XENT_PREC 400
+
+static int xent_check_model(const json_t *model, char *err, size_t errlen)
+{
+    static const char *const acc[] = {"fp32", NULL}, *const order[] = {"any", NULL},
+                             *const fma[] = {"any", "yes", "no", NULL}, *const outr[] = {"nearest", NULL};
+    const char *v;
+    if (tp_model_choice(model, "accumulation", acc, &v, err, errlen) ||
+        tp_model_choice(model, "order", order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+        return -1;
+    return 0;
+}
+
+static double f16(double v) { return tp_f16_to_double(tp_f16_from_double(v)); }
+
+typedef struct {
+    mpfr_t D, t, u;
+} xent_ws;
+
+/* One row; rounding mode is nearest on entry and on exit. */
+static int xent_row(xent_ws *w, int n, const uint16_t *s16, const uint16_t *g16, float *sf, float *gf,
+                    tp_ref *ref)
+{
+    for (int j = 0; j < n; j++) {
+        sf[j] = (float)tp_f16_to_double(s16[j]);
+        gf[j] = (float)tp_f16_to_double(g16[j]);
+        if (!isfinite(sf[j]) || !isfinite(gf[j]))
+            return -1;
+    }
+    /* D and sum|g s|, in chunks the split-double argument covers */
+    double absum = 0.0;
+    mpfr_set_zero(w->D, 1);
+    for (int k0 = 0; k0 < n; k0 += TP_ROW_DOT_MAX) {
+        const int len = n - k0 < TP_ROW_DOT_MAX ? n - k0 : TP_ROW_DOT_MAX;
+        double hi, lo;
+        tp_row_dot_exact(len, gf + k0, sf + k0, &hi, &lo);
+        mpfr_add_d(w->D, w->D, hi, MPFR_RNDN); /* exact at XENT_PREC */
+        mpfr_add_d(w->D, w->D, lo, MPFR_RNDN);
+        absum += tp_row_abs_dot(len, gf + k0, sf + k0);
+    }
+    /* absum was summed in round-to-nearest (chunk sums, then their sum):
+     * its relative error is below n*2^-53, so absum*(1 + n*2^-52) bounds the
+     * true sum from above. */
+    fesetround(FE_UPWARD);
+    const double e = (double)n * TP_DOT_C * (absum * (1.0 + (double)n * 0x1p-52)) + (double)n * TP_DOT_ETA;
+    fesetround(FE_TONEAREST);
+    /* dot_lo = smallest fp32 >= D - e, dot_hi = largest fp32 <= D + e */
+    mpfr_sub_d(w->t, w->D, e, MPFR_RNDD);
+    const float dot_lo = mpfr_get_flt(w->t, MPFR_RNDU);
+    mpfr_add_d(w->t, w->D, e, MPFR_RNDU);
+    const float dot_hi = mpfr_get_flt(w->t, MPFR_RNDD);
+    if (!isfinite(dot_lo) || !isfinite(dot_hi))
+        return -2;
+
+    for (int j = 0; j < n; j++) {
+        /* fp32 operations in round-to-nearest: exactly the kernel's RN32 */
+        const float d_lo = gf[j] - dot_hi, d_hi = gf[j] - dot_lo;
+        const float p1 = sf[j] * d_lo, p2 = sf[j] * d_hi;
+        ref[j].allow_lo = f16(p1 < p2 ? p1 : p2);
+        ref[j].allow_hi = f16(p1 < p2 ? p2 : p1);
+        /* exact: s * (g - D) */
+        mpfr_set_flt(w->u, gf[j], MPFR_RNDN);
+        mpfr_sub(w->u, w->u, w->D, MPFR_RNDN);
+        mpfr_mul_d(w->u, w->u, (double)sf[j], MPFR_RNDN);
+        ref[j].exact = mpfr_get_d(w->u, MPFR_RNDN);
+        ref[j].exact_lo = mpfr_get_d(w->u, MPFR_RNDD);
+        ref[j].exact_hi = mpfr_get_d(w->u, MPFR_RNDU);
+    }
+    return 0;
+}
+
+static int xent_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                          size_t errlen)
+{
+    if (xent_check_model(model, err, errlen) != 0)
+        return -1;
+    const tp_tensor *s = tp_need_f16(c, "softmax_xent_bwd", "s", err, errlen),
+                    *g = s ? tp_need_f16(c, "softmax_xent_bwd", "g", err, errlen) : NULL,
+                    *gi = g ? tp_need_f16(c, "softmax_xent_bwd", output, err, errlen) : NULL;
+    if (!gi)
+        return -1;
+    if (s->rank != 2 || g->rank != 2 || gi->rank != 2 || s->shape[0] != g->shape[0] ||
+        s->shape[1] != g->shape[1] || gi->shape[0] != s->shape[0] || gi->shape[1] != s->shape[1]) {
+        snprintf(err, errlen, "softmax_xent_bwd: s, g and %s must be matrices of the same shape", output);
+        return -1;
+    }
+    const int R = (int)s->shape[0], n = (int)s->shape[1];
+    if (n < 1 || n > 65536) {
+        snprintf(err, errlen, "softmax_xent_bwd: rows of %d elements; the fp32 sum bound holds for 1 .. 65536", n);
+        return -1;
+    }
+    int bad_row = -1, rc_all = 0;
+    const int saved = fegetround();
+    fesetround(FE_TONEAREST);
+#pragma omp parallel
+    {
+        xent_ws w;
+        mpfr_inits2(XENT_PREC, w.D, w.t, w.u, (mpfr_ptr)0);
+        float *sf = malloc((size_t)n * sizeof *sf), *gf = malloc((size_t)n * sizeof *gf);
+        fesetround(FE_TONEAREST);
+#pragma omp for schedule(dynamic, 4)
+        for (int r = 0; r < R; r++) {
+            size_t o = (size_t)r * n;
+            int rc = sf && gf ? xent_row(&w, n, (const uint16_t *)s->data + o, (const uint16_t *)g->data + o, sf,
+                                         gf, ref + o)
+                              : -3;
+            if (rc != 0) {
+#pragma omp critical
+                {
+                    if (bad_row < 0 || r < bad_row) {
+                        bad_row = r;
+                        rc_all = rc;
+                    }
+                }
+            }
+        }
+        mpfr_clears(w.D, w.t, w.u, (mpfr_ptr)0);
+        free(sf);
+        free(gf);
+    }
+    fesetround(saved);
+    if (bad_row >= 0) {
+        snprintf(err, errlen, "softmax_xent_bwd: row %d: %s", bad_row,
+                 rc_all == -1   ? "an input is infinite or NaN; the model covers finite inputs only"
+                 : rc_all == -2 ? "the fp32 dot product bound leaves the fp32 range"
+                                : "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const xent_evidence[] = {
+    "exact row dot products by split-double accumulation (oracles/softmax.c, WP-proven T1+T2 in the real model; "
+    "exactness of each double operation argued there), s*(g - D) exactly in MPFR",
+    "admitted interval: dot anywhere in the fp32 values within n*2^-24*(1+2^-7)*sum|g s| + n*2^-149 of D, then "
+    "RN32(g - dot), RN32(s*d), binary16",
+    NULL};
+static const char *const xent_non_claims[] = {
+    "the fp32 dot bound is a worst case over all orders: a lost term smaller than the bound is not detected, and "
+    "where g - D cancels, the admitted interval is wide relative to gi",
+    NULL};
+
+const tp_op tp_op_softmax_xent_bwd = {"softmax_xent_bwd", "gi[r,j] = s[r,j] (g[r,j] - sum_k g[r,k] s[r,k])",
+                                      xent_check_model, xent_reference, xent_evidence, xent_non_claims};
