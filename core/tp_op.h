@@ -1,6 +1,6 @@
 /* The interface between the checker (harness/) and the per-operation
  * references and bounds (oracles/). One tp_op per operation named by a
- * contract's `op`; the registry is in oracles/tp_ops.c. */
+ * contract's `op`; the registry is in oracles/registry.c. */
 #ifndef TP_OP_H
 #define TP_OP_H
 #include <jansson.h>

@@ -1,5 +1,5 @@
-/* The embedding references and bounds (oracles/embedding.c,
- * oracles/op_embedding_fwd.c, oracles/op_embedding_bwd.c):
+/* The embedding references and bounds (oracles/embedding/proven/embedding.c,
+ * oracles/embedding/op_embedding_fwd.c, oracles/embedding/op_embedding_bwd.c):
  *  - the scatter's per-row sums are exact: equal, bit for bit, to MPFR sums
  *    at 200 bits, on uniform, Zipf-like and all-same indices with normal,
  *    wide and extreme binary16 values (up to 8192 terms of +-65504);

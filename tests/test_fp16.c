@@ -1,4 +1,4 @@
-/* Checks harness/tp_fp16.c, the binary16 codec every verdict rests on:
+/* Checks core/tp_fp16.c, the binary16 codec every verdict rests on:
  *  - decoding of all 65536 patterns against MPFR (11-bit precision,
  *    binary16 exponent range, mpfr_subnormalize) and against gcc's
  *    _Float16;

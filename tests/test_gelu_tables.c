@@ -1,4 +1,4 @@
-/* Checks oracles/gelu_tables.c for every binary16 x:
+/* Checks oracles/gelu/gelu_tables.c for every binary16 x:
  *  - exact_f against an independent MPFI evaluation of the naive form
  *    (tanh itself, 1 - t^2 and 1 + t as written) at 256 bits;
  *  - model_f against a brute-force emulation of the kernel in C float

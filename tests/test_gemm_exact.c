@@ -1,4 +1,4 @@
-/* Checks oracles/gemm.c: tp_gemm_exact must return hi + lo EXACTLY equal
+/* Checks oracles/gemm/proven/gemm.c: tp_gemm_exact must return hi + lo EXACTLY equal
  * to sum_k a_k b_k for binary16 inputs, K <= TP_GEMM_K_MAX_EXACT.
  *  - the reference is MPFR at 256 bits (every product and every partial
  *    sum of fp16 products fits in 93 bits, so each MPFR operation is exact;

@@ -2,7 +2,7 @@
  * layernorm_bwd_input, layernorm_bwd_params) against MPFR and against CPU
  * emulations of the kernels.
  *
- *  - the split-double sums of oracles/layernorm.c equal MPFR's exact sums
+ *  - the split-double sums of oracles/layernorm/proven/layernorm.c equal MPFR's exact sums
  *    bit for bit (hi + lo as a real), on normal, wide and special data;
  *  - the exact statistics (MPFI) contain a 512-bit MPFR evaluation;
  *  - emulated kernels that follow each model -- sequential, reversed,

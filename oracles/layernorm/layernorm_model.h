@@ -29,7 +29,7 @@ float tp_ln_rsqrt_rn(float w);
  * rounded_terms, each term is itself a rounded product (or the product is
  * fused into the running sum). The bound is
  *     n*TP_DOT_C*absum + k*n*TP_DOT_ETA,  k = 1 (exact terms) or 2,
- * the gamma_n bound of oracles/gemm.h extended by one rounding per term:
+ * the gamma_n bound of oracles/gemm/proven/gemm.h extended by one rounding per term:
  * every term passes through at most n roundings (its product and at most
  * n-1 additions, whatever the tree), each with relative error <= 2^-24 and
  * absolute error <= 2^-150. Requires n <= 65536. */

@@ -3,7 +3,7 @@
 
        |round(z) - z| <= 2^-24 |z| + 2^-150     for |z| <= largest float.
 
-   contracts/logic/std_model.acsl states exactly this as the ACSL axiom
+   oracles/common/proven/std_model.acsl states exactly this as the ACSL axiom
    Std_Model_Binary32 (over \round_float(\NearestEven, z)).
 
    Below the overflow threshold, IEEE binary32 round-to-nearest-even is

@@ -4,7 +4,7 @@
  * not a valid reference; it is the cost a naive checker would pay).
  * Single-threaded. x ~ fp16(uniform(-8, 8)), g ~ fp16(uniform(-4, 4)).
  * Build: gcc -std=c11 -O2 -ffp-contract=off -Ioracles -Iharness
- *        tests/bench/bench_gelu.c oracles/gelu_tables.c harness/tp_fp16.c
+ *        tests/bench/bench_gelu.c oracles/gelu/gelu_tables.c core/tp_fp16.c
  *        -lmpfi -lmpfr -lgmp -lm */
 #define _POSIX_C_SOURCE 200809L
 #include "oracles/gelu/gelu_tables.h"

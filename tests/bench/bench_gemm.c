@@ -1,4 +1,4 @@
-/* Throughput of the exact GEMM reference (oracles/gemm.c, split-double
+/* Throughput of the exact GEMM reference (oracles/gemm/proven/gemm.c, split-double
  * accumulation) against plain double accumulation of the same products,
  * single thread, same data, same run, same loop order (i, k, j).
  * The target is exact/plain >= 0.4 (SPEC.md "Numerics": split-double

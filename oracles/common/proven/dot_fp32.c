@@ -4,7 +4,7 @@
  * the standard-model axiom to it, and carries the error bound
  *     |acc - dot(k)| <= C nmul(k, abs_dot(k)) + k eta
  * through each step as linear arithmetic: every nonlinear fact it needs is
- * an assertion proved from a lemma of contracts/logic/dot.acsl. The bound is
+ * an assertion proved from a lemma of oracles/common/proven/dot.acsl. The bound is
  * written out rather than wrapped in a predicate so that the provers see one
  * normal form of each term. */
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Exact references of the embedding kernels (KERNELS.md rows 3 and 4):
  * the gather of the forward pass and the per-row sums of the backward pass.
  * Tables are row-major with D columns. The logic they are proven against is
- * contracts/logic/embedding.acsl. */
+ * oracles/embedding/proven/embedding.acsl. */
 #ifndef TP_EMBEDDING_H
 #define TP_EMBEDDING_H
 

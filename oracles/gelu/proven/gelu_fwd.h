@@ -1,7 +1,7 @@
 /* Proven elementwise driver of the GELU forward reference (op_gelu_fwd.c):
  * y depends on the binary16 x alone, so the exact enclosure and the fp32
  * values the kernel can produce are tabulated once per pattern
- * (oracles/gelu_fwd_tables.c) and each element is a lookup. */
+ * (oracles/gelu/gelu_fwd_tables.c) and each element is a lookup. */
 #ifndef TP_GELU_FWD_H
 #define TP_GELU_FWD_H
 

@@ -13,7 +13,7 @@
 /* The GEMM accumulation bound the checker uses, in ONE place:
  * |fp32 dot of n fp16 products - exact| <= n*TP_DOT_C*sum|a_k b_k| + n*TP_DOT_ETA,
  * TP_DOT_C = 2^-24*(1+2^-7) >= u/(1-65536u), valid for n <= 65536.
- * contracts/logic/dot.acsl states the same constants (dot_c, dot_eta). */
+ * oracles/common/proven/dot.acsl states the same constants (dot_c, dot_eta). */
 #define TP_DOT_C 0x1.02p-24
 #define TP_DOT_ETA 0x1p-149
 

@@ -3,7 +3,7 @@
  * and column sums of a binary16 matrix, each returned as an unevaluated
  * pair hi + lo of doubles.
  *
- * Method (the split-double accumulation of oracles/gemm.c): every term p
+ * Method (the split-double accumulation of oracles/gemm/proven/gemm.c): every term p
  * (a binary16 value, or a product of two, widened to float/double exactly)
  * is split at the fixed scale TP_LN_SPLIT: t = (p + TP_LN_SPLIT) -
  * TP_LN_SPLIT, hi += t, lo += p - t. layernorm.c argues that every double

@@ -1,7 +1,7 @@
 /* Exact row reductions for the softmax references.
  *
  * tp_row_dot_exact: why every double operation is exact (binary16 a, b,
- * n <= TP_ROW_DOT_MAX = 2^13; the argument of oracles/gemm.c):
+ * n <= TP_ROW_DOT_MAX = 2^13; the argument of oracles/gemm/proven/gemm.c):
  *  - p = a*b is a multiple of 2^-48 with |p| <= 65504^2 < 2^32 and at most
  *    22 significant bits: exact in double;
  *  - p + TP_ROW_SPLIT lies in [2^44, 2^45), where the double ulp is 2^-8,

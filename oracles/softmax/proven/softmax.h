@@ -7,11 +7,11 @@
 #include "softmax.acsl"
 
 /* Longest row tp_row_dot_exact accepts: the split-double argument of
- * oracles/gemm.c (softmax.c repeats it) holds for at most 2^13 terms.
+ * oracles/gemm/proven/gemm.c (softmax.c repeats it) holds for at most 2^13 terms.
  * Longer rows are summed in chunks by the caller. */
 #define TP_ROW_DOT_MAX 8192
 
-/* The split scale, as in oracles/gemm.h: adding and subtracting 1.5*2^44
+/* The split scale, as in oracles/gemm/proven/gemm.h: adding and subtracting 1.5*2^44
  * rounds a product to a multiple of 2^-8. */
 #define TP_ROW_SPLIT 0x1.8p44
 
