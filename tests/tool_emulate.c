@@ -193,7 +193,7 @@ static void softmax_xent_bwd(tp_case *c, const char *mutant)
     }
 }
 
-/* LayerNorm (KERNELS.md rows 8-10). The block reduction of
+/* LayerNorm (docs/kernels.md#layernorm). The block reduction of
  * kernels/layernorm_*.hip with 32-lane warps: a shuffle tree per warp over
  * the lanes that exist, then the same tree over the per-warp sums. */
 static float ln_block_reduce(float *v, int B)

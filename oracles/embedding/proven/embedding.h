@@ -1,4 +1,4 @@
-/* Exact references of the embedding kernels (KERNELS.md rows 3 and 4):
+/* Exact references of the embedding kernels (docs/kernels.md#embedding):
  * the gather of the forward pass and the per-row sums of the backward pass.
  * Tables are row-major with D columns. The logic they are proven against is
  * oracles/embedding/proven/embedding.acsl. */
