@@ -1,15 +1,15 @@
 /* The tolproof command: re-checks recorded runs without a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/tp_check.h"
-#include "cli/tp_checkcmd.h"
+#include "cli/cmd_check.h"
 #include "core/tp_npy.h"
 #include "core/tp_plan.h"
 #include "cli/tp_replay.h"
 #include "harness/tp_report.h"
-#include "cli/tp_bundle.h"
-#include "cli/tp_audit.h"
-#include "cli/tp_summary.h"
-#include "cli/tp_verdicts.h"
+#include "cli/cmd_bundle.h"
+#include "cli/cmd_audit.h"
+#include "cli/cmd_summary.h"
+#include "cli/cmd_verdicts.h"
 
 #include <stdio.h>
 #include <stdlib.h>

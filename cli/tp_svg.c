@@ -10,7 +10,7 @@
  * checker's: |y - exact| over the distance from exact to the admitted end
  * on the side of y, so an admitted element has err/bound <= 1. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/tp_bundle.h"
+#include "cli/cmd_bundle.h"
 #include "harness/tp_check.h"
 #include "core/tp_fp16.h"
 

@@ -4,7 +4,7 @@
  * they could have: a baseline's false alarm or missed bug here is one of
  * its tolerance, not of its oracle. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/tp_verdicts.h"
+#include "cli/cmd_verdicts.h"
 
 #include "harness/tp_check.h"
 #include "core/tp_plan.h"

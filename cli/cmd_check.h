@@ -1,8 +1,8 @@
 /* `tolproof check`: checks tensors produced by anything (PyTorch, cuBLAS,
  * a user's own kernel), given as .npy files, against a contract's
  * operation and numeric model, with the harness's per-element report. */
-#ifndef TP_CHECKCMD_H
-#define TP_CHECKCMD_H
+#ifndef TP_CMD_CHECK_H
+#define TP_CMD_CHECK_H
 
 /* tolproof's own argc/argv: argv[0] is the binary (the plans are found
  * next to it), argv[1] "check", then the options. Exit status: 0 every element

@@ -42,7 +42,7 @@
  * since hashes can be recomputed by anyone, the audit also re-derives every
  * verdict and regenerates every generated file. */
 #define _GNU_SOURCE
-#include "cli/tp_bundle.h"
+#include "cli/cmd_bundle.h"
 #include "harness/tp_check.h"
 
 #include "core/tp_plan.h"

@@ -1,8 +1,8 @@
 /* Evidence bundles: `tolproof bundle` writes one, `tolproof audit`
  * (tp_audit.c) re-checks one. The layout and the integrity scheme are
  * described at the top of tp_bundle.c and in docs/manifest.schema.json. */
-#ifndef TP_BUNDLE_H
-#define TP_BUNDLE_H
+#ifndef TP_CMD_BUNDLE_H
+#define TP_CMD_BUNDLE_H
 #include "core/tp_op.h"
 
 #include <jansson.h>

@@ -1,6 +1,6 @@
 /* `tolproof summary`: one Markdown row per recorded run directory, read
  * from its results.json: what a reader of the README wants first. */
-#include "cli/tp_summary.h"
+#include "cli/cmd_summary.h"
 
 #include "harness/tp_check.h"
 

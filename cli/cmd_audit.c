@@ -7,9 +7,9 @@
  * compares them byte for byte. Edit a verdict and fix up every hash, and
  * the recomputation still disagrees. */
 #define _GNU_SOURCE
-#include "cli/tp_audit.h"
+#include "cli/cmd_audit.h"
 
-#include "cli/tp_bundle.h"
+#include "cli/cmd_bundle.h"
 #include "core/tp_plan.h"
 #include "cli/tp_replay.h"
 #include "harness/tp_report.h"

@@ -5,8 +5,8 @@
  * against the same exact reference: tolproof's admitted interval, the
  * pilots' 1e-2 check, torch.testing.assert_close's float16 defaults and
  * llm.c's tolerance. */
-#ifndef TP_VERDICTS_H
-#define TP_VERDICTS_H
+#ifndef TP_CMD_VERDICTS_H
+#define TP_CMD_VERDICTS_H
 #include <stdio.h>
 
 extern const char tp_verdicts_usage[];

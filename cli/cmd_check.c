@@ -5,7 +5,7 @@
  * with the Evidence lines that speak of seeds and launches replaced by
  * the files it read. */
 #define _DEFAULT_SOURCE /* scandir, alphasort */
-#include "cli/tp_checkcmd.h"
+#include "cli/cmd_check.h"
 
 #include "oracles/gemm/op_gemm.h"
 #include "harness/tp_check.h"
