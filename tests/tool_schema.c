@@ -1,5 +1,5 @@
 /* tool_schema SCHEMA.json DOC.json: validates a document against a schema
- * with the bundle's validator (harness/tp_schema.c); exit 0 valid, 1
+ * with the bundle's validator (cli/tp_schema.c); exit 0 valid, 1
  * invalid (the offending path on stdout), 2 unreadable. */
 #include "cli/tp_schema.h"
 
