@@ -47,7 +47,7 @@
  * generated files made (tp_bundle_reports: summaries and TAP logs; tp_svg:
  * plots, from cases rebuilt by tp_replay), then writes the manifest
  * (tp_manifest) and the archive. */
-#define _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include "cli/cmd_bundle.h"
 
 #include "cli/tp_bfiles.h"
@@ -75,6 +75,8 @@ static const char *str(const json_t *j, const char *key)
     return s ? s : "";
 }
 
+/* Copies the .npy files of every RUN/outputs/CASE/ (the outputs and the
+ * input copies of cases run with --input) under `to`. -1 with err set. */
 static int copy_outputs(const char *run, const char *to, char *err, size_t errlen)
 {
     char dir[4200];
