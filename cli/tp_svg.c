@@ -10,9 +10,9 @@
  * checker's: |y - exact| over the distance from exact to the admitted end
  * on the side of y, so an admitted element has err/bound <= 1. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/tp_bundle.h"
+#include "cli/tp_svg.h"
+
 #include "harness/tp_check.h"
-#include "core/tp_fp16.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,9 +20,6 @@
 #include <string.h>
 
 #define NBINS 40
-
-
-
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -116,8 +113,8 @@ static void svg(FILE *f, const char *title, const int64_t *counts, int64_t n, co
     fprintf(f, "</svg>\n");
 }
 
-int tp_bundle_case_plots(tp_bfiles *out, const char *run, const json_t *plan, const json_t *rec, const tp_case *c,
-                         char *err, size_t errlen)
+int tp_svg_case_plots(tp_bfiles *out, const char *run, const json_t *plan, const json_t *rec, const tp_case *c,
+                      char *err, size_t errlen)
 {
     const char *opname = json_string_value(json_object_get(plan, "op"));
     const tp_op *op = tp_op_find(opname ? opname : "");

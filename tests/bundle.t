@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Evidence bundles: a bundle of two emulated runs audits clean (directory
-# and .tar.gz); its manifest follows docs/manifest.schema.json; one flipped
+# and .tar.gz); its summary.md and summary.tex count every run as
+# `tolproof summary` does (one tally: a case both too strict and too loose
+# counts once, as both); its manifest follows docs/manifest.schema.json; one flipped
 # byte in any file of it fails the audit and names that file; an edited
 # verdict fails even with every hash fixed up (the audit re-derives it);
 # and two bundles of separate runs with the same seeds are byte-identical
@@ -14,7 +16,9 @@ tp=build/tolproof emu=build/tests/tool_emulate schema=build/tests/tool_schema
 # Two separate emulated runs of the same cases; proof reports as wp.sh
 # writes them, with different times.
 for r in A B; do
-    "$emu" build/gen/gemm_fwd.plan.json "$tmp/$r/gemm" --case normal_64 --case tiny_1x1x1 >/dev/null 2>&1 &&
+    # ragged_100x37x250: a case whose claim is both too strict and too loose
+    "$emu" build/gen/gemm_fwd.plan.json "$tmp/$r/gemm" --case normal_64 --case tiny_1x1x1 --case ragged_100x37x250 \
+        >/dev/null 2>&1 &&
         "$emu" build/gen/gelu_bwd.plan.json "$tmp/$r/gelu" --case normal_65536 >/dev/null 2>&1
     ok $? "emulated runs $r"
     mkdir -p "$tmp/$r/prove"
@@ -43,6 +47,27 @@ ok $? "summary.tex is a booktabs table with escaped names"
 ok $? "a proof's time is in timing.json, not in its report"
 [ "$(tar -tvzf "$tmp/bA.tar.gz" | awk '$2 != "0/0" || $4 != "1970-01-01"' | wc -l)" = 0 ]
 ok $? "the archive's members have owner 0/0 and mtime 0"
+
+# one tally: summary.md's and summary.tex's rows carry `tolproof summary`'s
+# counts (cases, pass, fail, refused, max err/bound, claim, contract met,
+# first violation), and a case both too strict and too loose counts once
+"$tp" summary "$tmp/A/gemm" "$tmp/A/gelu" >"$tmp/summary.out"
+ok $? "tolproof summary reads the runs"
+grep -q '^| gemm_fwd | .* | 0 / 0 / 2 / 1 | met | - |$' "$tmp/summary.out" &&
+    grep -q '| ragged_100x37x250 | .* | too strict and too loose | ' "$tmp/bA/summary.md"
+ok $? "a gemm case both too strict and too loose counts once, as both (two others are too loose)"
+awk -F'|' '/^\| (gemm_fwd|gelu_bwd) \|/ { s = $2; for (i = 4; i <= 11; i++) s = s "|" $i; print s }' \
+    "$tmp/summary.out" | sort >"$tmp/tally.summary"
+awk -F'|' '/^\| (gemm_fwd|gelu_bwd) \|/ { s = $3; for (i = 7; i <= 14; i++) s = s "|" $i; print s }' \
+    "$tmp/bA/summary.md" | sort >"$tmp/tally.md"
+[ "$(wc -l <"$tmp/tally.summary")" = 2 ] && diff "$tmp/tally.summary" "$tmp/tally.md" >&2
+ok $? "summary.md counts every run as tolproof summary does"
+awk -F'|' '/^\| (gemm_fwd|gelu_bwd) \|/ { print $2 $4 $5 $6 $7 $8 $9 }' "$tmp/summary.out" |
+    tr -s ' ' | sed 's/^ //; s/ $//' | sort >"$tmp/tally.expect"
+awk -F' & ' '/^(gemm|gelu)/ { sub(/ [\\][\\]$/, "", $9); print $1, $4, $5, $6, $7, $8, $9 }' "$tmp/bA/summary.tex" |
+    sed 's/[\\]_/_/g' | sort >"$tmp/tally.tex"
+[ "$(wc -l <"$tmp/tally.expect")" = 2 ] && diff "$tmp/tally.expect" "$tmp/tally.tex" >&2
+ok $? "so does summary.tex"
 
 "$schema" docs/manifest.schema.json "$tmp/bA/manifest.json" >"$tmp/schema.log"
 ok $? "the manifest follows docs/manifest.schema.json"

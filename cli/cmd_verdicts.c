@@ -4,7 +4,7 @@
  * they could have: a baseline's false alarm or missed bug here is one of
  * its tolerance, not of its oracle. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/tp_verdicts.h"
+#include "cli/cmd_verdicts.h"
 
 #include "harness/tp_check.h"
 #include "core/tp_plan.h"
@@ -328,7 +328,7 @@ int tp_verdicts_main(int argc, char **argv)
     const char *json_path = NULL;
     variant *vs = NULL;
     int nv = 0, cap = 0, status = 0, ndirs = 0, skipped = 0;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -482,3 +482,5 @@ int tp_verdicts_main(int argc, char **argv)
         return 2;
     return alarms[CK_TOLPROOF] ? 1 : 0;
 }
+
+void tp_verdicts_help(FILE *f) { usage(f); }

@@ -5,7 +5,7 @@
  * with the Evidence lines that speak of seeds and launches replaced by
  * the files it read. */
 #define _DEFAULT_SOURCE /* scandir, alphasort */
-#include "cli/tp_checkcmd.h"
+#include "cli/cmd_check.h"
 
 #include "oracles/gemm/op_gemm.h"
 #include "harness/tp_check.h"
@@ -741,6 +741,8 @@ out:
     return rc;
 }
 
+void tp_check_help(FILE *f) { fprintf(f, "usage:\n%s\n%s", tp_check_usage, check_help); }
+
 int tp_check_main(int argc, char **argv)
 {
     args a;
@@ -748,7 +750,7 @@ int tp_check_main(int argc, char **argv)
     a.backend = "cuda";
     int rc = parse_args(&a, argc, argv);
     if (rc < 0) {
-        printf("usage:\n%s\n%s", tp_check_usage, check_help);
+        tp_check_help(stdout);
         return 0;
     }
     json_t *res = NULL;

@@ -7,13 +7,19 @@
  * compares them byte for byte. Edit a verdict and fix up every hash, and
  * the recomputation still disagrees. */
 #define _GNU_SOURCE
-#include "cli/tp_audit.h"
+#include "cli/cmd_audit.h"
 
-#include "cli/tp_bundle.h"
-#include "core/tp_plan.h"
+#include "cli/tp_bfiles.h"
+#include "cli/tp_bundle_reports.h"
+#include "cli/tp_files.h"
+#include "cli/tp_manifest.h"
+#include "cli/tp_proofs.h"
 #include "cli/tp_replay.h"
-#include "harness/tp_report.h"
 #include "cli/tp_schema.h"
+#include "cli/tp_selfhash.h"
+#include "cli/tp_spawn.h"
+#include "cli/tp_svg.h"
+#include "core/tp_plan.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -73,7 +79,7 @@ static void on_case(void *ctx, const char *dir, const json_t *plan, const json_t
 {
     audit *a = ctx;
     char err[800];
-    if (tp_bundle_case_plots(&a->plots, dir + 5 /* "runs/" */, plan, rec, c, err, sizeof err) != 0) {
+    if (tp_svg_case_plots(&a->plots, dir + 5 /* "runs/" */, plan, rec, c, err, sizeof err) != 0) {
         char file[600];
         snprintf(file, sizeof file, "%s/results.json", dir);
         report(a, 0, file, "case %s: cannot recompute its plots: %s", json_string_value(json_object_get(rec, "case")),
@@ -127,7 +133,7 @@ static int audit_root(audit *a)
     }
 
     /* every hash, and nothing unlisted */
-    json_t *list = tp_bundle_list_files(".");
+    json_t *list = tp_list_files(".");
     if (!list) {
         report(a, 0, ".", "cannot list the bundle");
         json_decref(manifest);
@@ -165,7 +171,7 @@ static int audit_root(audit *a)
 
     /* every run listed, every case re-derived */
     json_t *runs = json_array();
-    json_t *on_disk = tp_bundle_list_files("runs");
+    json_t *on_disk = tp_list_files("runs");
     json_array_foreach(on_disk, i, f)
     {
         char top[600], dir[700];
@@ -212,7 +218,7 @@ static int audit_root(audit *a)
     }
 
     /* every generated file */
-    json_t *proofs = tp_bundle_load_proofs(".", err, sizeof err);
+    json_t *proofs = tp_proofs_load(".", err, sizeof err);
     if (!proofs)
         report(a, 0, "proofs", "%s", err);
     else {
@@ -221,7 +227,7 @@ static int audit_root(audit *a)
         for (size_t k = 0; k < gen.n; k++)
             compare_bytes(a, gen.v[k].path, gen.v[k].data, gen.v[k].len);
         tp_bfiles_free(&gen);
-        json_t *want = tp_bundle_derived_manifest(runs, proofs);
+        json_t *want = tp_manifest_derived(runs, proofs);
         const char *key;
         json_t *v;
         json_object_foreach(want, key, v)
@@ -265,7 +271,7 @@ static int extract(const char *archive, char *tmp, size_t tmplen, char *root, si
     if (!mkdtemp(tmp))
         return -1;
     char *argv[] = {"tar", "-xzf", abs, "-C", tmp, "--no-same-owner", NULL};
-    if (tp_bundle_spawn(argv, NULL) != 0)
+    if (tp_spawn(argv, NULL) != 0)
         return -1;
     DIR *d = opendir(tmp);
     struct dirent *e;
@@ -280,11 +286,27 @@ static int extract(const char *archive, char *tmp, size_t tmplen, char *root, si
     return n == 1 ? 0 : -1;
 }
 
+#define SYNOPSIS "tolproof audit [--quiet] BUNDLE_DIR|BUNDLE.tar.gz\n"
+
+const char tp_audit_usage[] = "       " SYNOPSIS;
+
+void tp_audit_help(FILE *f)
+{
+    fprintf(f, "usage: " SYNOPSIS
+               "Re-checks an evidence bundle (written by `tolproof bundle`) without a GPU: every hash,\n"
+               "the manifest against manifest.schema.json, every case re-derived from the seeds and\n"
+               "stored outputs, every generated file (summaries, TAP logs, plots, the manifest's runs,\n"
+               "devices and proofs) regenerated and compared byte for byte. Prints one TAP-style line\n"
+               "per check.\n"
+               "  --quiet  print only the checks that fail (and one short line per re-derived case)\n"
+               "Exit status: 0 everything matches, 1 a disagreement, 2 unreadable.\n");
+}
+
 int tp_audit_main(int argc, char **argv)
 {
     audit a = {0};
     const char *bundle = NULL;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0)
             a.quiet = 1;
         else if (!bundle && argv[i][0] != '-')
@@ -293,7 +315,7 @@ int tp_audit_main(int argc, char **argv)
             bundle = NULL, i = argc;
     }
     if (!bundle) {
-        fprintf(stderr, "usage: tolproof audit [--quiet] BUNDLE_DIR|BUNDLE.tar.gz\n");
+        tp_audit_help(stderr);
         return 2;
     }
     struct timespec t0, t1;
@@ -334,7 +356,7 @@ done:
     tp_bfiles_free(&a.plots);
     if (tmp[0]) {
         char *rm[] = {"rm", "-rf", "--", tmp, NULL};
-        tp_bundle_spawn(rm, NULL);
+        tp_spawn(rm, NULL);
     }
     return rc;
 }

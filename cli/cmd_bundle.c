@@ -1,0 +1,339 @@
+/* `tolproof bundle`: writes an evidence bundle.
+ *
+ * An evidence bundle is a directory (and DIR.tar.gz of it) that a reviewer
+ * re-checks with `tolproof audit` on any machine, without the GPU:
+ *
+ *   manifest.json          SHA-256 of every other file but timing.json; tool
+ *                          versions, git commit and cleanliness, devices,
+ *                          seeds and verdicts of every case, proof summaries
+ *   manifest.schema.json   the JSON Schema of manifest.json (docs/)
+ *   timing.json            every time and timestamp: kernel timings of each
+ *                          run, proof times, the bundle's creation time
+ *   runs/RUN/              plan.json, results.json (verdicts, worst elements,
+ *                          claim audit, Evidence and Non-claims per case),
+ *                          results.tap (rewritten from results.json),
+ *                          outputs/CASE/TENSOR.npy (and the
+ *                          input_NAME.npy copies of cases run with --input);
+ *                          RUN is the contract, ".2", ".3"... when two runs
+ *                          share one
+ *   proofs/ORACLE.json     each oracle's WP report (goals, proved, provers,
+ *                          tiers, and each goal's prover and status from the
+ *                          Frama-C log), its time moved to timing.json
+ *   plots/RUN/CASE/OUTPUT.svg   err/bound histogram and worst elements
+ *   summary.md, summary.tex, results.tap (all runs' cases as one TAP stream)
+ *   tests.tap              with --tap FILE: that log, verbatim
+ *
+ * Reproducibility: everything but timing.json is a function of the runs'
+ * seeds and outputs, the proof reports and the tools, so two runs with the
+ * same seeds on the same device bundle to byte-identical files except
+ * timing.json. That is why the runs' results.md (it prints kernel times)
+ * and the Frama-C logs (per-goal times) are not copied as they are, and why
+ * the .tar.gz, which holds timing.json, differs between such bundles while
+ * its other members do not. The archive itself is written with sorted
+ * names, mtime 0, owner and group 0 and `gzip -n`, so it depends on the
+ * files alone.
+ *
+ * Integrity: the manifest cannot hash itself and timing.json must stay out
+ * of its list (it differs between runs). Both end in a last key
+ * "self_sha256" whose value is the SHA-256 of every byte of the file before
+ * that key's opening quote: computed on the raw bytes, not on a parsed
+ * form, so a flipped whitespace byte fails too (tp_selfhash). With every
+ * other file hashed in the manifest, no byte of a bundle can change
+ * unnoticed; and since hashes can be recomputed by anyone, the audit
+ * (cmd_audit.c) also re-derives every verdict and regenerates every
+ * generated file.
+ *
+ * This file collects: it copies the runs and the proof reports, has the
+ * generated files made (tp_bundle_reports: summaries and TAP logs; tp_svg:
+ * plots, from cases rebuilt by tp_replay), then writes the manifest
+ * (tp_manifest) and the archive. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cmd_bundle.h"
+
+#include "cli/tp_bfiles.h"
+#include "cli/tp_bundle_reports.h"
+#include "cli/tp_files.h"
+#include "cli/tp_manifest.h"
+#include "cli/tp_proofs.h"
+#include "cli/tp_replay.h"
+#include "cli/tp_selfhash.h"
+#include "cli/tp_spawn.h"
+#include "cli/tp_svg.h"
+#include "core/tp_plan.h"
+#include "harness/tp_report.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *str(const json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+/* Copies the .npy files of every RUN/outputs/CASE/ (the outputs and the
+ * input copies of cases run with --input) under `to`. -1 with err set. */
+static int copy_outputs(const char *run, const char *to, char *err, size_t errlen)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/outputs", run);
+    struct dirent **cases;
+    int nc = scandir(dir, &cases, NULL, tp_by_name);
+    if (nc < 0)
+        return 0; /* every case refused: nothing was written */
+    int rc = 0;
+    for (int i = 0; i < nc; i++) {
+        char cdir[4200];
+        snprintf(cdir, sizeof cdir, "%s/%s", dir, cases[i]->d_name);
+        struct dirent **files;
+        int nf = cases[i]->d_name[0] == '.' || !tp_is_dir(cdir) ? -1 : scandir(cdir, &files, NULL, tp_by_name);
+        for (int k = 0; k < nf; k++) {
+            const char *name = files[k]->d_name;
+            size_t len = strlen(name);
+            if (!rc && len > 4 && strcmp(name + len - 4, ".npy") == 0) {
+                char from[4200], dest[4200];
+                snprintf(from, sizeof from, "%s/%s", cdir, name);
+                snprintf(dest, sizeof dest, "%s/outputs/%s/%s", to, cases[i]->d_name, name);
+                if (tp_copy_file(from, dest) != 0) {
+                    snprintf(err, errlen, "cannot copy %s to %s", from, dest);
+                    rc = -1;
+                }
+            }
+            free(files[k]);
+        }
+        if (nf >= 0)
+            free(files);
+        free(cases[i]);
+    }
+    free(cases);
+    return rc;
+}
+
+#define SYNOPSIS "tolproof bundle --out DIR [--proofs DIR] [--tap FILE] [--schema FILE] RUN_DIR...\n"
+
+const char tp_bundle_usage[] = "       " SYNOPSIS;
+
+void tp_bundle_help(FILE *f)
+{
+    fprintf(f, "usage: " SYNOPSIS
+               "Writes an evidence bundle DIR and DIR.tar.gz from run directories (as a harness writes\n"
+               "them): the runs (plans, results, outputs), the proof reports, summary.md, summary.tex,\n"
+               "SVG plots of err/bound, results.tap, manifest.json (SHA-256 of every file, tool versions,\n"
+               "devices, git commit, seeds) and timing.json (every time and timestamp). `tolproof audit`\n"
+               "re-checks it on any machine.\n"
+               "  --out DIR     the bundle; a DIR that exists must be an earlier bundle (it is replaced)\n"
+               "  --proofs DIR  proof reports (ORACLE.json and .log, from proofs/wp.sh; default build/prove)\n"
+               "  --tap FILE    a test log to include verbatim as tests.tap\n"
+               "  --schema FILE the manifest's JSON Schema (default docs/manifest.schema.json)\n"
+               "Exit status: 0 written, 2 bad arguments or a file that cannot be read or written.\n");
+}
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "tolproof bundle: ");
+    fprintf(stderr, fmt, a, b ? b : "");
+    fputc('\n', stderr);
+    return 2;
+}
+
+int tp_bundle_main(int argc, char **argv)
+{
+    const char *out = NULL, *proofs = "build/prove", *tap = NULL, *schema = "docs/manifest.schema.json";
+    const char *runs_in[512];
+    int nruns = 0;
+    for (int i = 2; i < argc; i++) {
+        const char **opt = strcmp(argv[i], "--out") == 0      ? &out
+                           : strcmp(argv[i], "--proofs") == 0 ? &proofs
+                           : strcmp(argv[i], "--tap") == 0    ? &tap
+                           : strcmp(argv[i], "--schema") == 0 ? &schema
+                                                              : NULL;
+        if (opt && i + 1 < argc)
+            *opt = argv[++i];
+        else if (opt || argv[i][0] == '-' || nruns == 512) {
+            tp_bundle_help(stderr);
+            return 2;
+        } else
+            runs_in[nruns++] = argv[i];
+    }
+    if (!out || !nruns) {
+        tp_bundle_help(stderr);
+        return 2;
+    }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char dir[4096], path[4200], from[4200], err[1000];
+    snprintf(dir, sizeof dir, "%s", out);
+    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+        dir[n - 1] = 0;
+    if (tp_is_dir(dir)) {
+        snprintf(path, sizeof path, "%s/manifest.json", dir);
+        if (access(path, F_OK) != 0)
+            return fail("%s exists and is not a bundle (no manifest.json): not replacing it", dir, NULL);
+        char *rm[] = {"rm", "-rf", "--", dir, NULL};
+        if (tp_spawn(rm, NULL) != 0)
+            return fail("cannot remove the earlier bundle %s", dir, NULL);
+    }
+    if (tp_mkdirs(dir) != 0)
+        return fail("cannot create %s", dir, NULL);
+
+    json_t *runs = json_array(), *timing_runs = json_object(), *timing_proofs = json_object();
+    int status = 0;
+    for (int i = 0; i < nruns && !status; i++) {
+        char src[4096];
+        snprintf(src, sizeof src, "%s", runs_in[i]);
+        for (size_t n = strlen(src); n > 1 && src[n - 1] == '/'; n--)
+            src[n - 1] = 0;
+        snprintf(from, sizeof from, "%s/results.json", src);
+        json_error_t je;
+        json_t *res = json_load_file(from, 0, &je);
+        if (!res) {
+            status = fail("%s: %s", from, je.text);
+            break;
+        }
+        /* the contract names the run; a second run of it gets ".2" */
+        char name[256], base[240];
+        snprintf(base, sizeof base, "%s", str(res, "contract")[0] ? str(res, "contract") : "run");
+        for (char *p = base; *p; p++)
+            if (!(*p == '_' || *p == '-' || *p == '.' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+                  (*p >= 'A' && *p <= 'Z')))
+                *p = '_';
+        snprintf(name, sizeof name, "%s", base);
+        for (int k = 2; json_object_get(timing_runs, name); k++)
+            snprintf(name, sizeof name, "%s.%d", base, k);
+        char to[4200];
+        snprintf(to, sizeof to, "%s/runs/%s", dir, name);
+        const char *files[] = {"plan.json", "results.json"};
+        for (int k = 0; k < 2 && !status; k++) {
+            snprintf(from, sizeof from, "%s/%s", src, files[k]);
+            snprintf(path, sizeof path, "%s/%s", to, files[k]);
+            if (tp_copy_file(from, path) != 0)
+                status = fail("cannot copy %s to %s", from, path);
+        }
+        if (!status && copy_outputs(src, to, err, sizeof err) != 0)
+            status = fail("%s%s", err, NULL);
+        snprintf(from, sizeof from, "%s/timing.json", src);
+        json_t *t = json_load_file(from, 0, &je);
+        json_object_set_new(timing_runs, name, t ? t : json_null());
+        snprintf(path, sizeof path, "%s/plan.json", to);
+        json_t *plan = status ? NULL : tp_plan_load(path, err, sizeof err);
+        if (!status && !plan)
+            status = fail("%s%s", err, NULL);
+        json_array_append_new(runs, json_pack("{s:s,s:o,s:o}", "run", name, "results", res, "plan",
+                                              plan ? plan : json_null()));
+    }
+    if (!status && tp_proofs_import(proofs, dir, timing_proofs, err, sizeof err) != 0)
+        status = fail("%s%s", err, NULL);
+    snprintf(path, sizeof path, "%s/manifest.schema.json", dir);
+    if (!status && tp_copy_file(schema, path) != 0)
+        status = fail("cannot copy the manifest schema %s (run from the repository root, or give --schema)", schema,
+                      NULL);
+    snprintf(path, sizeof path, "%s/tests.tap", dir);
+    if (!status && tap && tp_copy_file(tap, path) != 0)
+        status = fail("cannot copy %s", tap, NULL);
+
+    /* generated files: reports from the results, plots from the copies */
+    tp_bfiles gen = {0};
+    json_t *proof_list = status ? NULL : tp_proofs_load(dir, err, sizeof err);
+    if (!status && !proof_list)
+        status = fail("%s%s", err, NULL);
+    if (!status)
+        tp_bundle_reports(&gen, runs, proof_list);
+    size_t i;
+    json_t *r;
+    json_array_foreach(runs, i, r)
+    {
+        if (status)
+            break;
+        char rdir[4200];
+        snprintf(rdir, sizeof rdir, "%s/runs/%s", dir, str(r, "run"));
+        const json_t *plan = json_object_get(r, "plan");
+        const json_t *res = json_object_get(r, "results");
+        const char *backend = str(res, "backend")[0] ? str(res, "backend") : "cuda";
+        size_t k;
+        json_t *rec;
+        json_array_foreach(json_object_get(res, "cases"), k, rec)
+        {
+            tp_case *c = tp_replay_load_case(rdir, plan, backend, rec, NULL, err, sizeof err);
+            if (!c && err[0]) {
+                status = fail("%s/%s", rdir, err);
+                break;
+            }
+            if (c && tp_svg_case_plots(&gen, str(r, "run"), plan, rec, c, err, sizeof err) != 0)
+                status = fail("%s: %s", rdir, err);
+            tp_case_free(c);
+            if (status)
+                break;
+        }
+    }
+    for (size_t k = 0; k < gen.n && !status; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gen.v[k].path);
+        if (tp_write_all(path, gen.v[k].data, gen.v[k].len) != 0)
+            status = fail("cannot write %s", path, NULL);
+    }
+    tp_bfiles_free(&gen);
+
+    /* the manifest: derived sections, environment, then every file's hash */
+    json_t *manifest = status ? NULL : tp_manifest_derived(runs, proof_list);
+    json_t *list = status ? NULL : tp_list_files(dir);
+    if (!status && !list)
+        status = fail("cannot list %s", dir, NULL);
+    if (!status) {
+        json_object_set_new(manifest, "tolproof_bundle", json_integer(TP_BUNDLE_FORMAT));
+        json_object_set_new(manifest, "schema", json_string("manifest.schema.json"));
+        json_object_set_new(manifest, "tools", tp_manifest_tools());
+        json_object_set_new(manifest, "git", tp_manifest_git());
+        json_t *hashes = tp_manifest_hashes(dir, list, err, sizeof err);
+        if (!hashes)
+            status = fail("%s%s", err, NULL);
+        json_object_set_new(manifest, "files", hashes ? hashes : json_object());
+    }
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    time_t now = time(NULL);
+    char stamp[64];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    json_t *timing = json_pack("{s:s,s:f,s:o,s:o}", "bundle_created_utc", stamp, "bundle_seconds",
+                               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), "runs",
+                               timing_runs, "proofs", timing_proofs);
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    if (!status && tp_write_selfhashed(path, manifest) != 0)
+        status = fail("cannot write %s", path, NULL);
+    snprintf(path, sizeof path, "%s/timing.json", dir);
+    if (!status && tp_write_selfhashed(path, timing) != 0)
+        status = fail("cannot write %s", path, NULL);
+
+    /* the archive: its bytes depend on the files alone */
+    if (!status) {
+        char parent[4096], tmp[4200], gz[4200];
+        snprintf(parent, sizeof parent, "%s", dir);
+        char *slash = strrchr(parent, '/');
+        const char *base = slash ? slash + 1 : dir;
+        if (slash == parent)
+            parent[1] = 0;
+        else if (slash)
+            *slash = 0;
+        else
+            snprintf(parent, sizeof parent, ".");
+        snprintf(tmp, sizeof tmp, "%s.tar.tmp", dir);
+        snprintf(gz, sizeof gz, "%s.tar.gz", dir);
+        char *tar[] = {"tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner",
+                       "--mode=a+rX,u+w,go-w", "--format=gnu", "-C", parent, "-cf", tmp, "--", (char *)base, NULL};
+        char *gzip[] = {"gzip", "-n", "-9", "-c", tmp, NULL};
+        if (tp_spawn(tar, NULL) != 0 || tp_spawn(gzip, gz) != 0)
+            status = fail("tar or gzip failed writing %s", gz, NULL);
+        unlink(tmp);
+        if (!status)
+            printf("bundle: %s and %s (%zu runs, %zu files)\n", dir, gz, json_array_size(runs),
+                   json_array_size(list) + 2);
+    }
+    json_decref(timing);
+    json_decref(manifest);
+    json_decref(list);
+    json_decref(proof_list);
+    json_decref(runs);
+    return status;
+}

@@ -1,0 +1,57 @@
+/* `tolproof replay`: re-derives recorded runs without a GPU. The work per
+ * run directory is tp_replay's, shared with the bundle and the audit. */
+#include "cli/cmd_replay.h"
+
+#include "cli/tp_replay.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] RUN_DIR...\n"
+
+const char tp_replay_usage[] = "       " SYNOPSIS;
+
+void tp_replay_help(FILE *f)
+{
+    fprintf(f, "usage: " SYNOPSIS
+               "Re-derives every recorded case of each run directory (as written by a harness:\n"
+               "plan.json, results.json, outputs/CASE/TENSOR.npy): regenerates the inputs from the\n"
+               "seeds (or, where results.json lists \"inputs_from\", loads outputs/CASE/input_NAME.npy\n"
+               "and checks its SHA-256), recomputes the exact reference, the bound and every verdict\n"
+               "from the recorded outputs, and compares the result with results.json field by field.\n"
+               "No GPU is needed. Prints one TAP line per case.\n"
+               "  --quiet      one short line per case that re-derives (no verdict details)\n"
+               "  --case NAME  replay only that case of each run\n"
+               "Exit status: 0 every case re-derives identically, 1 a disagreement, 2 a run\n"
+               "directory cannot be read.\n");
+}
+
+int tp_replay_main(int argc, char **argv)
+{
+    int quiet = 0, status = 0, ndirs = 0, ncases = 0;
+    const char *only = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+            only = argv[++i];
+            continue;
+        }
+        /* "dir/" and "dir" name the same run: report it one way */
+        size_t len = strlen(argv[i]);
+        while (len > 1 && argv[i][len - 1] == '/')
+            argv[i][--len] = 0;
+        int s = tp_replay_dir(argv[i], quiet, only, &ncases, NULL);
+        status = status > s ? status : s;
+        ndirs++;
+    }
+    if (ndirs == 0) {
+        tp_replay_help(stderr);
+        return 2;
+    }
+    printf("# replayed %d case(s) in %d run(s): %s\n", ncases, ndirs,
+           status == 0 ? "every verdict re-derived" : "DISAGREEMENT");
+    return status;
+}

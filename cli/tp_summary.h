@@ -1,5 +1,0 @@
-#ifndef TP_SUMMARY_H
-#define TP_SUMMARY_H
-/* `tolproof summary RUN_DIR...`: prints a Markdown table, one row per run. */
-int tp_summary_main(int argc, char **argv);
-#endif

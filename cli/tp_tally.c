@@ -1,0 +1,93 @@
+#include "cli/tp_tally.h"
+
+#include "harness/tp_check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *str(const json_t *j, const char *key)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    return s ? s : "";
+}
+
+tp_claim_class tp_case_claim(const json_t *cr)
+{
+    const char *name;
+    json_t *o;
+    int strict = 0, loose = 0, any = 0;
+    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o)
+    {
+        json_t *claim = json_object_get(o, "claim");
+        strict |= json_integer_value(json_object_get(claim, "strict_elements")) > 0;
+        loose |= json_integer_value(json_object_get(claim, "loose_elements")) > 0;
+        any = 1;
+    }
+    return !any             ? TP_CLAIM_NONE
+           : strict && loose ? TP_CLAIM_BOTH
+           : strict          ? TP_CLAIM_STRICT
+           : loose           ? TP_CLAIM_LOOSE
+                             : TP_CLAIM_IMPLIED;
+}
+
+const char *tp_claim_word(tp_claim_class c)
+{
+    switch (c) {
+    case TP_CLAIM_IMPLIED: return "implied";
+    case TP_CLAIM_STRICT: return "too strict";
+    case TP_CLAIM_LOOSE: return "too loose";
+    case TP_CLAIM_BOTH: return "too strict and too loose";
+    default: return "-";
+    }
+}
+
+static void violation_text(char *out, size_t len, const char *case_name, const char *output, const json_t *fv)
+{
+    char idx[64] = "";
+    size_t n = 0, k;
+    json_t *d;
+    json_array_foreach(json_object_get(fv, "index"), k, d) n += (size_t)snprintf(
+        idx + n, n < sizeof idx ? sizeof idx - n : 0, "%s%lld", k ? "," : "", (long long)json_integer_value(d));
+    snprintf(out, len, "%s/%s[%s]: got %.6g, exact %.6g, admitted [%.6g, %.6g]", case_name, output, idx,
+             tp_json_to_num(json_object_get(fv, "got")), tp_json_to_num(json_object_get(fv, "exact")),
+             tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 0)),
+             tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 1)));
+}
+
+void tp_tally_results(const json_t *results, tp_tally *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t i;
+    json_t *cr;
+    json_array_foreach(json_object_get(results, "cases"), i, cr)
+    {
+        const char *v = str(cr, "verdict");
+        int pass = strcmp(v, "pass") == 0;
+        t->cases++;
+        t->pass += pass;
+        t->fail += strcmp(v, "fail") == 0;
+        t->refused += strcmp(v, "refused") == 0;
+        t->error += strcmp(v, "error") == 0;
+        t->other += !pass && strcmp(v, "fail") != 0 && strcmp(v, "refused") != 0 && strcmp(v, "error") != 0;
+        switch (tp_case_claim(cr)) {
+        case TP_CLAIM_IMPLIED: t->implied++; break;
+        case TP_CLAIM_STRICT: t->strict++; break;
+        case TP_CLAIM_LOOSE: t->loose++; break;
+        case TP_CLAIM_BOTH: t->both++; break;
+        default: break;
+        }
+        const char *name;
+        json_t *o;
+        json_object_foreach(json_object_get(cr, "outputs"), name, o)
+        {
+            double r = tp_json_to_num(json_object_get(o, "max_err_over_bound"));
+            if (pass && r > t->max_ratio_passing)
+                t->max_ratio_passing = r;
+            json_t *fv = json_array_get(json_object_get(o, "first_violations"), 0);
+            if (fv && !t->first_violation[0])
+                violation_text(t->first_violation, sizeof t->first_violation, str(cr, "case"), name, fv);
+        }
+    }
+}
+
+int tp_tally_unjudged(const tp_tally *t) { return t->refused + t->error + t->other; }

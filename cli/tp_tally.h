@@ -1,0 +1,46 @@
+/* The verdict tally of one run's results.json: what `tolproof summary`
+ * prints as one row and the bundle's summary.md and summary.tex print per
+ * run, counted by this one function so that the two always agree.
+ *
+ * Claim categories count cases, once each: a case is "too strict" when some
+ * output has an element the claimed tolerance rejects although the model
+ * admits it, "too loose" when some output has an element the tolerance
+ * accepts although the model rules it out, "both" when it is both (possibly
+ * through two different outputs), and "implied" when neither. Cases
+ * without outputs (refused, error) have no claim category. */
+#ifndef TP_TALLY_H
+#define TP_TALLY_H
+#include <jansson.h>
+
+typedef enum { TP_CLAIM_NONE, TP_CLAIM_IMPLIED, TP_CLAIM_STRICT, TP_CLAIM_LOOSE, TP_CLAIM_BOTH } tp_claim_class;
+
+typedef struct {
+    int cases;
+    /* by verdict; `other` is a verdict that is none of the four (or none
+     * at all), which a harness never writes */
+    int pass, fail, refused, error, other;
+    /* cases with at least one output, by claim category */
+    int implied, strict, loose, both;
+    /* the largest max_err_over_bound of an output of a passing case;
+     * meaningful only when pass > 0 */
+    double max_ratio_passing;
+    /* "CASE/OUTPUT[i,j]: got Y, exact E, admitted [LO, HI]" for the first
+     * recorded violation (cases in order, outputs in file order); "" when
+     * none */
+    char first_violation[256];
+} tp_tally;
+
+/* Tallies the "cases" of a results.json object. Missing or mistyped fields
+ * count as absent; never fails. */
+void tp_tally_results(const json_t *results, tp_tally *t);
+
+/* Cases without a pass or fail verdict: what the tables call "refused"
+ * (refused before launch, or an error). */
+int tp_tally_unjudged(const tp_tally *t);
+
+/* The claim category of one case of results.json. */
+tp_claim_class tp_case_claim(const json_t *case_result);
+/* "-", "implied", "too strict", "too loose", "too strict and too loose":
+ * the words results.json uses for one output's claim. */
+const char *tp_claim_word(tp_claim_class c);
+#endif
