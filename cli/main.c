@@ -17,7 +17,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tolproof replay [--quiet] [--case NAME] RUN_DIR...\n"
+    fprintf(f, "usage: tolproof replay [--quiet] [--case NAME] [--rewrite-statements] RUN_DIR...\n"
                "       tolproof summary RUN_DIR...\n"
                "       tolproof bundle --out DIR [--proofs DIR] [--tap FILE] [--schema FILE] RUN_DIR...\n"
                "       tolproof audit [--quiet] BUNDLE_DIR|BUNDLE.tar.gz\n"
@@ -32,6 +32,10 @@ static void usage(FILE *f)
                "        reference, the bound and every verdict from the recorded outputs, and\n"
                "        compares the result with results.json field by field. No GPU is needed.\n"
                "        --case NAME replays only that case of each run.\n"
+               "        --rewrite-statements re-generates the Evidence and Non-claims of results.json\n"
+               "        where they are all that disagrees (a documented migration of recorded\n"
+               "        results: recorded/MIGRATIONS.md); a run with any other disagreement is left\n"
+               "        as it is.\n"
                "        Exit status: 0 every case re-derives identically, 1 a disagreement,\n"
                "        2 a run directory cannot be read.\n"
                "summary prints a Markdown table, one row per run directory: cases, verdicts,\n"
@@ -64,9 +68,14 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "replay") == 0) {
         int quiet = 0, status = 0, ndirs = 0, ncases = 0;
         const char *only = NULL;
+        tp_replay_opts rewrite = {.rewrite_statements = 1}, *opts = NULL;
         for (int i = 2; i < argc; i++) {
             if (strcmp(argv[i], "--quiet") == 0) {
                 quiet = 1;
+                continue;
+            }
+            if (strcmp(argv[i], "--rewrite-statements") == 0) {
+                opts = &rewrite;
                 continue;
             }
             if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
@@ -77,7 +86,7 @@ int main(int argc, char **argv)
             size_t len = strlen(argv[i]);
             while (len > 1 && argv[i][len - 1] == '/')
                 argv[i][--len] = 0;
-            int s = tp_replay_dir(argv[i], quiet, only, &ncases, NULL);
+            int s = tp_replay_dir(argv[i], quiet, only, &ncases, opts);
             status = status > s ? status : s;
             ndirs++;
         }
