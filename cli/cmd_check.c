@@ -2,12 +2,11 @@
  * instead of a launch. The given tensors are the case: their shapes fix
  * the contract's dims, the contract's requirements and index ranges
  * apply, and the result is the harness's case result (tp_check_case),
- * with the Evidence lines that speak of seeds and launches replaced by
- * the files it read. */
+ * told that its tensors came from the files given (its Evidence cites
+ * them instead of seeds and a launch). */
 #define _DEFAULT_SOURCE /* scandir, alphasort */
 #include "cli/cmd_check.h"
 
-#include "oracles/gemm/op_gemm.h"
 #include "harness/tp_check.h"
 #include "core/tp_npy.h"
 #include "core/tp_plan.h"
@@ -407,86 +406,29 @@ static void dims_text(char *out, size_t len, const json_t *plan, const json_t *d
     }
 }
 
-/* The harness's Evidence speaks of seeds and a launch; here the tensors
- * came from files, so those lines are replaced by what was read. */
-static void restate(json_t *res, const args *a, const json_t *plan, const json_t *overrides, const json_t *skipped,
-                    const json_t *work)
+/* Where the case's tensors came from, for its Evidence and Non-claims:
+ * every input and output from the given files, nothing launched. */
+static void describe_source(tp_case_source *src, const args *a, const json_t *overrides, const json_t *skipped)
 {
-    json_t *ev = json_object_get(res, "evidence"), *nc = json_object_get(res, "non_claims");
-    char line[4000];
-    size_t i, n;
+    src->outputs_from_files = 1;
+    for (int k = 0; k < a->ng; k++) {
+        const given *g = &a->g[k];
+        tp_source_file f = {g->name, g->path, g->sha, g->converted};
+        if (strcmp(g->kind, "input") == 0 && src->ninputs < TP_SOURCE_MAX)
+            src->inputs[src->ninputs++] = f;
+        else if (strcmp(g->kind, "output") == 0 && src->noutputs < TP_SOURCE_MAX)
+            src->outputs[src->noutputs++] = f;
+        else if (strcmp(g->kind, "initial") == 0 && src->ninitial < TP_SOURCE_MAX)
+            src->initial[src->ninitial++] = f;
+    }
+    src->model_overrides = overrides;
+    size_t i;
     json_t *l;
-    json_array_foreach(ev, i, l)
-    {
-        const char *s = json_string_value(l);
-        if (strncmp(s, "inputs regenerated from seed", 28) == 0) {
-            n = (size_t)snprintf(line, sizeof line, "inputs read from .npy files:");
-            for (int k = 0; k < a->ng && n < sizeof line; k++)
-                if (strcmp(a->g[k].kind, "input") == 0)
-                    n += (size_t)snprintf(line + n, sizeof line - n, " %s = %s (sha256 %.16s...%s%s)", a->g[k].name,
-                                          a->g[k].path, a->g[k].sha, a->g[k].converted ? ", " : "",
-                                          a->g[k].converted ? a->g[k].converted : "");
-            json_array_set_new(ev, i, json_string(line));
-        } else if (strncmp(s, "kernel ", 7) == 0) {
-            n = (size_t)snprintf(line, sizeof line,
-                                 "outputs produced outside tolproof (the contract's kernel %s was not run), read from "
-                                 ".npy files:",
-                                 json_string_value(json_object_get(json_object_get(plan, "kernel"), "source")));
-            for (int k = 0; k < a->ng && n < sizeof line; k++)
-                if (strcmp(a->g[k].kind, "output") == 0)
-                    n += (size_t)snprintf(line + n, sizeof line - n, " %s = %s (sha256 %.16s...)", a->g[k].name,
-                                          a->g[k].path, a->g[k].sha);
-            json_array_set_new(ev, i, json_string(line));
-        }
-    }
-    size_t at = 2;
-    json_t *tj;
-    json_array_foreach(json_object_get(work, "tensors"), i, tj)
-    {
-        if (!is_output(tj))
-            continue;
-        const char *name = json_string_value(json_object_get(tj, "name"));
-        const given *ini = NULL;
-        for (int k = 0; k < a->ng; k++)
-            if (strcmp(a->g[k].kind, "initial") == 0 && strcmp(a->g[k].name, name) == 0)
-                ini = &a->g[k];
-        const char *init = json_string_value(json_object_get(tj, "init"));
-        if (ini)
-            snprintf(line, sizeof line, "pre-launch content of output %s read from %s (sha256 %.16s...)", name,
-                     ini->path, ini->sha);
-        else if (init && strcmp(init, "poison") != 0)
-            snprintf(line, sizeof line, "pre-launch content of output %s taken from the contract's init %s", name, init);
-        else
-            continue;
-        json_array_insert_new(ev, at++, json_string(line));
-    }
-    if (json_object_size(overrides)) {
-        n = (size_t)snprintf(line, sizeof line, "numeric model overridden on the command line:");
-        const char *k;
-        json_t *v;
-        json_object_foreach((json_t *)overrides, k, v)
-        {
-            char *dv = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-            if (n < sizeof line)
-                n += (size_t)snprintf(line + n, sizeof line - n, " %s = %s", k, dv);
-            free(dv);
-        }
-        json_array_insert_new(ev, at, json_string(line));
-    }
-    json_array_foreach(nc, i, l)
-    {
-        if (strcmp(json_string_value(l), "nothing about inputs, shapes or seeds other than this case's") == 0)
-            json_array_set_new(nc, i,
-                               json_string("nothing about inputs or shapes other than these files', nor about how the "
-                                           "producer computed the outputs beyond where they lie"));
-    }
     json_array_foreach((json_t *)skipped, i, l)
     {
-        snprintf(line, sizeof line, "output %s was not given and is not checked", json_string_value(l));
-        json_array_append_new(nc, json_string(line));
+        if (src->nskipped < TP_SOURCE_MAX)
+            src->skipped[src->nskipped++] = json_string_value(l);
     }
-    if (strcmp(json_string_value(json_object_get(plan, "op")), "gemm") == 0)
-        tp_gemm_model_statements(json_object_get(work, "model"), ev, nc);
 }
 
 static void print_elem(const char *what, const char *name, const json_t *e)
@@ -698,7 +640,9 @@ static int run(args *a, const char *argv0, json_t **result)
             }
         }
     }
-    json_t *res = tp_check_case(work, c, inner, sizeof inner);
+    tp_case_source src = {0};
+    describe_source(&src, a, overrides, skipped);
+    json_t *res = tp_check_case(work, c, &src, inner, sizeof inner);
     if (!res) {
         refuse(a, "contract %s: the reference cannot be computed for these tensors: %s", contract, inner);
         goto out;
@@ -727,7 +671,6 @@ static int run(args *a, const char *argv0, json_t **result)
     json_object_set(res, "model", json_object_get(work, "model"));
     json_object_set(res, "model_overrides", overrides);
     json_object_set(res, "outputs_not_given", skipped);
-    restate(res, a, plan, overrides, skipped, work);
     print_summary(res, plan, work, skipped);
     *result = res;
     rc = strcmp(json_string_value(json_object_get(res, "verdict")), "pass") == 0 ? 0 : 1;

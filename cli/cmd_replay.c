@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] RUN_DIR...\n"
+#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] [--rewrite-statements] RUN_DIR...\n"
 
 const char tp_replay_usage[] = "       " SYNOPSIS;
 
@@ -22,6 +22,10 @@ void tp_replay_help(FILE *f)
                "No GPU is needed. Prints one TAP line per case.\n"
                "  --quiet      one short line per case that re-derives (no verdict details)\n"
                "  --case NAME  replay only that case of each run\n"
+               "  --rewrite-statements\n"
+               "               re-generate the Evidence and Non-claims of results.json where every\n"
+               "               other field re-derives identically (the documented migrations of\n"
+               "               recorded/MIGRATIONS.md); the run is left untouched otherwise\n"
                "Exit status: 0 every case re-derives identically, 1 a disagreement, 2 a run\n"
                "directory cannot be read.\n");
 }
@@ -30,9 +34,14 @@ int tp_replay_main(int argc, char **argv)
 {
     int quiet = 0, status = 0, ndirs = 0, ncases = 0;
     const char *only = NULL;
+    tp_replay_opts rewrite = {.rewrite_statements = 1}, *opts = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--rewrite-statements") == 0) {
+            opts = &rewrite;
             continue;
         }
         if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
@@ -43,7 +52,7 @@ int tp_replay_main(int argc, char **argv)
         size_t len = strlen(argv[i]);
         while (len > 1 && argv[i][len - 1] == '/')
             argv[i][--len] = 0;
-        int s = tp_replay_dir(argv[i], quiet, only, &ncases, NULL);
+        int s = tp_replay_dir(argv[i], quiet, only, &ncases, opts);
         status = status > s ? status : s;
         ndirs++;
     }

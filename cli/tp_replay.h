@@ -16,6 +16,12 @@ typedef struct {
     /* Set to "DIR/results.json: first disagreement at PATH" by the first
      * case that does not re-derive, when still empty. */
     char first[1400];
+    /* Re-generates the Evidence and Non-claims of results.json (the one
+     * documented migration of recorded results, recorded/MIGRATIONS.md):
+     * each case whose recomputation agrees with the record in every other
+     * field gets the recomputed lists; the file is rewritten only when
+     * every case of the run agrees so, and left alone otherwise. */
+    int rewrite_statements;
 } tp_replay_opts;
 
 /* Replays every case of results.json (or only `only`), printing one TAP
@@ -35,4 +41,9 @@ tp_case *tp_replay_load_case(const char *dir, const json_t *plan, const char *ba
 /* The first path at which two JSON values differ (appended to path);
  * 0 when they are equal. */
 int tp_json_first_difference(const json_t *a, const json_t *b, char *path, size_t len);
+
+/* The first difference between the statement lists rec[key] and now[key]
+ * (key "evidence" or "non_claims"), statement by statement: the path
+ * appended names the statement's index and id. 0 when they are equal. */
+int tp_statements_first_difference(const json_t *rec, const json_t *now, const char *key, char *path, size_t len);
 #endif

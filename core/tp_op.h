@@ -3,6 +3,8 @@
  * contract's `op`; the registry is in oracles/registry.c. */
 #ifndef TP_OP_H
 #define TP_OP_H
+#include "core/tp_statement.h"
+
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,10 +59,13 @@ typedef struct tp_op {
     /* Fill ref[0 .. numel-1] for the output tensor `output`. 0 or -1. */
     int (*reference)(const json_t *model, const tp_case *c, const char *output,
                      tp_ref *ref, char *err, size_t errlen);
-    /* What the reference and the model rest on, for the Evidence and
-     * Non-claims lists of every result (NULL-terminated; may be NULL). */
-    const char *const *evidence;
-    const char *const *non_claims;
+    /* Says what the reference of this case rests on (Evidence: the exact
+     * method, the bound) and what its verdict does not show (Non-claims),
+     * decided by the same model choices the reference acts on. */
+    void (*say)(const json_t *model, const tp_case *c, tp_statements *out);
+    /* Every statement say() can make, NULL-terminated: the op's part of
+     * the registry (harness/tp_statements.c). */
+    const tp_statement *const *statements;
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);

@@ -204,48 +204,7 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
     return o;
 }
 
-static void append_lines(json_t *list, const char *const *lines)
-{
-    for (int i = 0; lines && lines[i]; i++)
-        json_array_append_new(list, json_string(lines[i]));
-}
-
-/* The Evidence list says what was done for this case, the Non-claims list
- * what its verdict does not show; both from what the checker ran. */
-static void add_statements(json_t *result, const json_t *plan, const tp_op *op, const tp_case *c, double atol,
-                           double rtol)
-{
-    char line[600];
-    json_t *ev = json_array(), *nc = json_array();
-    int64_t n = 0;
-    const char *name;
-    json_t *o;
-    json_object_foreach(json_object_get(result, "outputs"), name, o) n += json_integer_value(json_object_get(o, "elements"));
-    snprintf(line, sizeof line, "inputs regenerated from seed %llu with the contract's fills (counter-based RNG)",
-             (unsigned long long)c->seed);
-    json_array_append_new(ev, json_string(line));
-    snprintf(line, sizeof line, "kernel %s (sha256 %.16s...) outputs read back and stored as .npy",
-             json_string_value(json_object_get(json_object_get(plan, "kernel"), "source")),
-             json_string_value(json_object_get(json_object_get(plan, "kernel"), "sha256")));
-    json_array_append_new(ev, json_string(line));
-    snprintf(line, sizeof line, "op %s: %s; reference and admitted interval computed for all %lld output elements",
-             op->name, op->summary, (long long)n);
-    json_array_append_new(ev, json_string(line));
-    append_lines(ev, op->evidence);
-    snprintf(line, sizeof line,
-             "claim audit: |y - exact| <= %g + %g |exact| compared with the admitted interval of every element", atol, rtol);
-    json_array_append_new(ev, json_string(line));
-    json_array_append_new(nc, json_string("nothing about inputs, shapes or seeds other than this case's"));
-    json_array_append_new(nc, json_string("a pass does not show the kernel follows the declared model, only that every "
-                                          "output lies where an evaluation the model admits could put it"));
-    json_array_append_new(nc, json_string("the verdict assumes the declared numeric model; a model that misdescribes "
-                                          "the kernel's precision path makes the verdict about that model, not the kernel"));
-    append_lines(nc, op->non_claims);
-    json_object_set_new(result, "evidence", ev);
-    json_object_set_new(result, "non_claims", nc);
-}
-
-json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen)
+json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen)
 {
     const char *opname = json_string_value(json_object_get(plan, "op"));
     const tp_op *op = tp_op_find(opname);
@@ -288,6 +247,12 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
     json_t *result = json_pack("{s:s,s:I,s:o,s:O,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims",
                                dims, "fill", json_object_get(cj, "fill"), "verdict", pass ? "pass" : "fail",
                                "outputs", outs);
-    add_statements(result, plan, op, c, atol, rtol);
+    /* Evidence and Non-claims from what was done: the caller says where
+     * the tensors came from, the op which method and bound it used. */
+    tp_statements said = {0};
+    tp_case_statements(plan, op, c, src, outs, atol, rtol, &said);
+    json_object_set_new(result, "evidence", tp_statements_json(&said, TP_EVIDENCE));
+    json_object_set_new(result, "non_claims", tp_statements_json(&said, TP_NON_CLAIM));
+    tp_statements_free(&said);
     return result;
 }

@@ -6,6 +6,7 @@
 #ifndef TP_CHECK_H
 #define TP_CHECK_H
 #include "core/tp_op.h"
+#include "harness/tp_statements.h"
 
 #include <jansson.h>
 
@@ -13,9 +14,11 @@
 
 /* Checks every output tensor of the case; returns the case result object
  * (see docs in README: verdict, violations, max_abs_err, max_ulp_err,
- * max_err_over_bound, worst elements, claim audit, output SHA-256), or
- * NULL with err set when the reference cannot be computed. */
-json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen);
+ * max_err_over_bound, worst elements, claim audit, output SHA-256,
+ * Evidence and Non-claims), or NULL with err set when the reference cannot
+ * be computed. src says where the tensors came from (NULL: inputs from the
+ * seed, outputs from the contract's kernel). */
+json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen);
 
 /* Checks one output tensor against its references. The claim audited is
  * |y - exact| <= claim_atol + claim_rtol * |exact|. */

@@ -280,7 +280,11 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
         } else if (run->dump_inputs && tp_npy_write(path, tt->dtype, tt->rank, tt->shape, tt->data) != 0)
             fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
     }
-    json_t *cr = copied ? tp_check_case(run->plan, c, err, sizeof err) : NULL;
+    /* --input files are cited by their copies, which a replay reads */
+    tp_case_source src = {0};
+    char copies[TP_SOURCE_MAX][TP_SOURCE_PATH];
+    tp_case_source_copies(&src, c, run->inputs_from, copies);
+    json_t *cr = copied ? tp_check_case(run->plan, c, &src, err, sizeof err) : NULL;
     if (!cr)
         record_other(run, i, "error", copied ? "checker" : "input", err);
     else {

@@ -84,6 +84,16 @@ status gemm_fwd/faithful 0 'accumulation="fp32_faithful"' gemm_fwd --input A=A.n
 grep -q "NOT covered by the WP T3 proof" "$tmp/faithful.json"; ok $? "the faithful model's result says the WP proof does not cover it"
 grep -q 'K\*2^-23\*(1+2^-7)' "$tmp/faithful.json"; ok $? "and states its bound"
 grep -q '"accumulation": "fp32_faithful"' "$tmp/faithful.json"; ok $? "and records the override"
+# the Evidence and Non-claims by id: said by the op for the bound it used, and by the runtime for the files
+ids() { /usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(" ".join(s["id"] for s in r[sys.argv[2]]))' "$@"; }
+ev=$(ids "$tmp/faithful.json" evidence) nc=$(ids "$tmp/faithful.json" non_claims)
+[ "$ev" = "inputs.from_files outputs.from_files model.overridden op.reference gemm.exact.split_double gemm.bound.faithful_fp32 claim.audit" ]
+ok $? "the faithful model's Evidence ids: files, the override, the faithful bound ($ev)"
+[ "$nc" = "nonclaim.other_files nonclaim.model_conformance nonclaim.model_assumed gemm.nonclaim.order_hidden gemm.nonclaim.faithful_unproven gemm.nonclaim.faithful_alignment" ]
+ok $? "and its Non-claims ids: no WP claim for the sequential orders ($nc)"
+ev=$(ids "$tmp/gemm_fwd.json" evidence)
+[ "$ev" = "inputs.from_files outputs.from_files op.reference gemm.exact.split_double gemm.bound.any_order_fp32 claim.audit" ]
+ok $? "the contract's own model: the round-to-nearest bound, no override ($ev)"
 status gemm_fwd/order_any 0 "order=\"any\"" gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy --model order=any
 status gemm_fwd/bad_model_value 2 'model.accumulation is "fp64"; expected one of "fp32" "fp32_faithful"' gemm_fwd \
     --input A=A.npy --input B=B.npy --output C=C.npy --model accumulation=fp64
@@ -130,7 +140,10 @@ status embedding_bwd/vocabulary 2 "input idx: idx_vocab.npy: idx[7] = 20 is outs
 # out-of-range rows keep the output's pre-launch content: the contract's init, or --initial
 status embedding_fwd/init_default 0 "verdict: pass" embedding_fwd --input idx=idx_oor.npy --input W=W.npy --output out=out_oor.npy
 status embedding_fwd/initial_file 0 "verdict: pass" embedding_fwd --input idx=idx_oor.npy --input W=W.npy \
-    --output out=out_oor0.npy --initial out=zeros.npy
+    --output out=out_oor0.npy --initial out=zeros.npy --json "$tmp/initial.json"
+ev=$(ids "$tmp/initial.json" evidence)
+[[ " $ev " == *" outputs.initial_from_file "* && " $ev " != *" outputs.initial_from_init "* ]]
+ok $? "the Evidence says the pre-launch content came from the --initial file ($ev)"
 status embedding_fwd/initial_wrong 1 "violation out[2, 0] = 0: exact 7" embedding_fwd --input idx=idx_oor.npy --input W=W.npy \
     --output out=out_oor0.npy
 # the pilot's fp32-accumulation model is violated by per-step fp16 accumulation
@@ -138,7 +151,10 @@ CONTRACT=embedding_bwd_pilot status embedding_bwd_pilot/violated 1 "verdict: fai
     --input gout=gout.npy --output gW=gW.npy
 # an output not given is skipped, and said so
 status layernorm_fwd/skip 0 "output rstd: not given, not checked" layernorm_fwd --input x=x.npy --input gamma=gamma.npy \
-    --input beta=beta.npy --output y=y.npy --output mean=mean.npy
+    --input beta=beta.npy --output y=y.npy --output mean=mean.npy --json "$tmp/skip.json"
+nc=$(ids "$tmp/skip.json" non_claims)
+[ "${nc##* }" = nonclaim.output_not_checked ] && grep -q '"text": "output rstd was not given and is not checked"' "$tmp/skip.json"
+ok $? "and its Non-claims say so (nonclaim.output_not_checked)"
 # --dim binds a dim (embedding_bwd's V appears only in the output gW), and must agree with the tensors
 status embedding_bwd/dim 0 "verdict: pass" embedding_bwd --input idx=idx.npy --input gout=gout.npy --output gW=gW.npy --dim V=20
 status embedding_bwd/dim_conflict 2 "shape mismatch: --dim V=21 has V = 21 but output gW (gW.npy, shape [20, 8]) has V = 20" \

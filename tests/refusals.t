@@ -81,11 +81,23 @@ refused input_missing normal_64 input "input A: $tmp/none.npy: cannot open" "$ge
 ok $? "gemm_fwd normal_64 passes with both inputs from files"
 cmp -s "$tmp/seeded/outputs/normal_64/C.npy" "$tmp/fed/outputs/normal_64/C.npy"
 ok $? "the output is the same bits as from the seeded inputs"
-strip() { sed '/"inputs_from": {/,/},/d' "$1/results.json"; }
+# results.json without inputs_from and the statements about where the inputs came from
+strip() {
+    /usr/bin/python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r["cases"]:
+    c.pop("inputs_from", None)
+    c["evidence"] = [s for s in c.get("evidence", []) if not s["id"].startswith("inputs.")]
+print(json.dumps(r, sort_keys=True, indent=1))' "$1/results.json"
+}
 diff <(strip "$tmp/seeded") <(strip "$tmp/fed") >/dev/null
-ok $? "results.json is the same apart from inputs_from"
+ok $? "results.json is the same apart from inputs_from and where the Evidence says the inputs came from"
 sha=$(sha256sum "$a64" | cut -d' ' -f1)
 grep -q "\"A\": \"$sha\"" "$tmp/fed/results.json"; ok $? "results.json records the SHA-256 of the A file"
+grep -q "\"id\": \"inputs.regenerated\"" "$tmp/seeded/results.json" &&
+    ! grep -q "\"id\": \"inputs.regenerated\"" "$tmp/fed/results.json" &&
+    grep -q "inputs read from .npy files: A = outputs/normal_64/input_A.npy (sha256 ${sha:0:16}...)" "$tmp/fed/results.json"
+ok $? "the Evidence says the inputs came from the kept copies, not from the seed"
 cmp -s "$a64" "$tmp/fed/outputs/normal_64/input_A.npy"; ok $? "the A file is copied to outputs/normal_64/input_A.npy"
 "$tp" replay "$tmp/seeded" "$tmp/fed" >"$tmp/replay.log"
 ok $? "both runs replay"
@@ -94,6 +106,8 @@ grep -q "fed/normal_64: re-derived" "$tmp/replay.log"; ok $? "the run from files
 "$emu" "$emb" "$tmp/efed" --case uniform_4096x256 --input idx="$idx" >/dev/null 2>&1
 ok $? "embedding_bwd uniform_4096x256 passes with its indices from a file"
 "$tp" replay "$tmp/efed" >/dev/null; ok $? "and replays"
+grep -q '"id": "inputs.others_regenerated"' "$tmp/efed/results.json"
+ok $? "its Evidence says the other inputs came from the seed"
 
 # replay builds the case from the copied file: a different copy is a disagreement
 cp -r "$tmp/fed" "$tmp/fed_edit"

@@ -45,6 +45,45 @@ sed -i '0,/"violations": 0/s//"violations": 1/' "$tmp/edit/results.json"
 [ $? = 1 ]; ok $? "an edited count in results.json fails the replay"
 grep -q "violations" "$tmp/edit.log"; ok $? "the failure names the field that disagrees"
 
+# the Evidence and Non-claims compare statement by statement, named by index and id
+edit() { # edit RUN PYTHON: applies PYTHON to r, the loaded results.json of RUN
+    /usr/bin/python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+open(sys.argv[1], "w").write(json.dumps(r, sort_keys=True, indent=1))' "$1/results.json" "$2"
+}
+cp -r "$tmp/good" "$tmp/text"
+edit "$tmp/text" 'r["cases"][0]["evidence"][3]["text"] = "exact sums by some other method"'
+"$tp" replay "$tmp/text" >"$tmp/text.log"
+[ $? = 1 ]; ok $? "an edited statement text fails the replay"
+grep -qF ".evidence[3].text (id gemm.exact.split_double)" "$tmp/text.log"; ok $? "the failure names the statement by index and id"
+cp -r "$tmp/good" "$tmp/dropped"
+edit "$tmp/dropped" 'r["cases"][0]["non_claims"].pop()'
+"$tp" replay "$tmp/dropped" >"$tmp/dropped.log"
+[ $? = 1 ] && grep -qF "(id gemm.nonclaim.proof_sequential_orders: re-derived, not recorded)" "$tmp/dropped.log"
+ok $? "a dropped Non-claim fails the replay, named by its id"
+# results from before the ids (plain strings) are named as such, and --rewrite-statements re-generates them
+cp -r "$tmp/good" "$tmp/old"
+edit "$tmp/old" '
+for c in r["cases"]:
+    for k in ("evidence", "non_claims"):
+        c[k] = [s["text"] for s in c[k]]'
+"$tp" replay "$tmp/old" >"$tmp/old.log"
+[ $? = 1 ] && grep -qF "not an {id, text} statement" "$tmp/old.log" && grep -q "recorded/MIGRATIONS.md" "$tmp/old.log"
+ok $? "a results.json with plain-string statements fails the replay and points at recorded/MIGRATIONS.md"
+cp -r "$tmp/old" "$tmp/old_verdict"
+"$tp" replay --rewrite-statements "$tmp/old" >"$tmp/rewrite.log"
+ok $? "replay --rewrite-statements re-generates them"
+cmp -s "$tmp/good/results.json" "$tmp/old/results.json"; ok $? "byte for byte as the harness wrote them"
+"$tp" replay --rewrite-statements "$tmp/old" >"$tmp/rewrite2.log" && ! grep -q "re-generated" "$tmp/rewrite2.log" &&
+    cmp -s "$tmp/good/results.json" "$tmp/old/results.json"
+ok $? "a second --rewrite-statements changes nothing"
+sed -i '0,/"violations": 0/s//"violations": 1/' "$tmp/old_verdict/results.json"
+cp "$tmp/old_verdict/results.json" "$tmp/old_verdict.json"
+"$tp" replay --rewrite-statements "$tmp/old_verdict" >"$tmp/rewrite3.log"
+[ $? = 1 ] && cmp -s "$tmp/old_verdict.json" "$tmp/old_verdict/results.json" && grep -q "not rewritten" "$tmp/rewrite3.log"
+ok $? "--rewrite-statements leaves a run alone where anything else disagrees"
+
 # truncated output file
 cp -r "$tmp/good" "$tmp/trunc"
 truncate -s 100 "$tmp/trunc/outputs/tiny_1x1x1/C.npy"

@@ -234,21 +234,40 @@ out:
     return rc;
 }
 
-static const char *const embedding_bwd_evidence[] = {
-    "exact sums per row in double (oracles/embedding.c, WP-proven T1+T2 in the real model; exactness of each "
-    "double addition for n <= 8192 argued there and tested against MPFR)",
+static const tp_statement emb_bwd_exact = {
+    "embedding_bwd.exact.double_rows", TP_EVIDENCE,
+    "exact sums per row in double (oracles/embedding/proven/embedding.c, WP-proven T1+T2 in the real model; "
+    "exactness of each double addition for n <= 8192 argued there and tested against MPFR)"};
+static const tp_statement emb_bwd_bound_per_step = {
+    "embedding_bwd.bound.fp16_per_step", TP_EVIDENCE,
     "model fp16_per_step: admitted [ceil16(S - B), floor16(S + B)], B summed step by step over the largest partial "
     "sum any order can reach, each step's fp32-then-fp16 rounding bounded by h16(X(1+2^-23)) + 2^-24 X; +-inf "
-    "admitted where an order can overflow; model fp32: [RN16(S - e), RN16(S + e)], e = m*2^-24*(1+2^-7)*sum|g| + "
-    "m*2^-149; all ends rounded outward",
-    NULL};
-static const char *const embedding_bwd_non_claims[] = {
+    "admitted where an order can overflow; ends rounded outward"};
+static const tp_statement emb_bwd_bound_fp32 = {
+    "embedding_bwd.bound.fp32", TP_EVIDENCE,
+    "model fp32: [RN16(S - e), RN16(S + e)], e = m*2^-24*(1+2^-7)*sum|g| + m*2^-149; ends rounded outward"};
+static const tp_statement emb_bwd_order_hidden = {
+    "embedding_bwd.nonclaim.order_hidden", TP_NON_CLAIM,
     "the bounds are worst cases over all orders of the adds: they do not reveal the order the GPU used, and an "
-    "error smaller than the bound (e.g. a lost small add) is not detected",
+    "error smaller than the bound (e.g. a lost small add) is not detected"};
+static const tp_statement emb_bwd_unproven = {
+    "embedding_bwd.nonclaim.bound_unproven", TP_NON_CLAIM,
     "the per-step bound and the fp32 bound are not WP-proven (T3): they rest on the argument in "
-    "oracles/op_embedding_bwd.c and on CPU emulations under many random orders",
-    NULL};
+    "oracles/embedding/op_embedding_bwd.c and on CPU emulations under many random orders"};
+static const tp_statement *const embedding_bwd_statements[] = {
+    &emb_bwd_exact, &emb_bwd_bound_per_step, &emb_bwd_bound_fp32, &emb_bwd_order_hidden, &emb_bwd_unproven, NULL};
+
+/* The bound is the one the reference picked by model.accumulation. */
+static void embedding_bwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    (void)c;
+    const int per = strcmp(json_string_value(json_object_get(model, "accumulation")), "fp16_per_step") == 0;
+    tp_say(out, &emb_bwd_exact);
+    tp_say(out, per ? &emb_bwd_bound_per_step : &emb_bwd_bound_fp32);
+    tp_say(out, &emb_bwd_order_hidden);
+    tp_say(out, &emb_bwd_unproven);
+}
 
 const tp_op tp_op_embedding_bwd = {"embedding_bwd", "gW[v,d] = gW0[v,d] + sum_{i: idx[i]=v} gout[i,d]",
-                                   embedding_bwd_check_model, embedding_bwd_reference, embedding_bwd_evidence,
-                                   embedding_bwd_non_claims};
+                                   embedding_bwd_check_model, embedding_bwd_reference, embedding_bwd_say,
+                                   embedding_bwd_statements};

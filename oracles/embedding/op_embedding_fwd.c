@@ -63,17 +63,30 @@ static int embedding_fwd_reference(const json_t *model, const tp_case *c, const 
     return 0;
 }
 
-static const char *const embedding_fwd_evidence[] = {
-    "reference: the gather of 16-bit patterns in oracles/embedding.c (WP-proven T1+T2 against "
-    "contracts/logic/embedding.acsl), rows with an index outside [0, V) taken from the output's pre-launch content",
-    "admitted set of each element: that single value",
-    NULL};
-static const char *const embedding_fwd_non_claims[] = {
+static const tp_statement emb_fwd_exact = {
+    "embedding_fwd.exact.gather", TP_EVIDENCE,
+    "reference: the gather of 16-bit patterns in oracles/embedding/proven/embedding.c (WP-proven T1+T2 against "
+    "oracles/embedding/proven/embedding.acsl), rows with an index outside [0, V) taken from the output's pre-launch "
+    "content"};
+static const tp_statement emb_fwd_bound = {"embedding_fwd.bound.exact_copy", TP_EVIDENCE,
+                                           "admitted set of each element: that single value"};
+static const tp_statement emb_fwd_bit_patterns = {
+    "embedding_fwd.nonclaim.bit_patterns", TP_NON_CLAIM,
     "the checker compares values, not bit patterns: a copy that turns -0 into +0 (or changes a NaN payload) "
-    "is not detected",
-    "only the output tensor is checked: a write outside it (e.g. through a wrapped index) is not observed",
-    NULL};
+    "is not detected"};
+static const tp_statement emb_fwd_writes_outside = {
+    "embedding_fwd.nonclaim.writes_outside", TP_NON_CLAIM,
+    "only the output tensor is checked: a write outside it (e.g. through a wrapped index) is not observed"};
+static const tp_statement *const embedding_fwd_statements[] = {&emb_fwd_exact, &emb_fwd_bound, &emb_fwd_bit_patterns,
+                                                               &emb_fwd_writes_outside, NULL};
+
+/* One reference and one admitted set whatever the model: all of the above. */
+static void embedding_fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    (void)model, (void)c;
+    tp_say_all(out, embedding_fwd_statements);
+}
 
 const tp_op tp_op_embedding_fwd = {"embedding_fwd", "out[i,d] = W[idx[i],d] if 0 <= idx[i] < V, else unchanged",
-                                   embedding_fwd_check_model, embedding_fwd_reference, embedding_fwd_evidence,
-                                   embedding_fwd_non_claims};
+                                   embedding_fwd_check_model, embedding_fwd_reference, embedding_fwd_say,
+                                   embedding_fwd_statements};

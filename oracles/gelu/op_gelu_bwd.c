@@ -121,16 +121,30 @@ static int gelu_reference(const json_t *model, const tp_case *c, const char *out
     return 0;
 }
 
-static const char *const gelu_evidence[] = {
-    "exact factor f(x) enclosed with MPFI in a cancellation-free form for every binary16 x (oracles/gelu_tables.c)",
+static const tp_statement gelu_bwd_exact = {
+    "gelu_bwd.exact.mpfi_table", TP_EVIDENCE,
+    "exact factor f(x) enclosed with MPFI in a cancellation-free form for every binary16 x "
+    "(oracles/gelu/gelu_tables.c)"};
+static const tp_statement gelu_bwd_bound = {
+    "gelu_bwd.bound.fp32_expression", TP_EVIDENCE,
     "admitted interval: every fp32 value the kernel's expression can take with each operation rounded to nearest, "
-    "each a*b+c fused or not, tanhf within the documented ulp of the correctly rounded tanh, then binary16",
-    NULL};
-static const char *const gelu_non_claims[] = {
-    "the vendor's tanhf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed",
+    "each a*b+c fused or not, tanhf within the documented ulp of the correctly rounded tanh, then binary16"};
+static const tp_statement gelu_bwd_vendor_tanhf = {
+    "gelu_bwd.nonclaim.vendor_tanhf", TP_NON_CLAIM,
+    "the vendor's tanhf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed"};
+static const tp_statement gelu_bwd_wide_large_x = {
+    "gelu_bwd.nonclaim.wide_large_x", TP_NON_CLAIM,
     "near |x| >= 10 the documented 2-ulp tanhf allowance (which admits tanhf > 1) makes the admitted interval wide: "
-    "errors there below that width are not detected",
-    NULL};
+    "errors there below that width are not detected"};
+static const tp_statement *const gelu_bwd_statements[] = {&gelu_bwd_exact, &gelu_bwd_bound, &gelu_bwd_vendor_tanhf,
+                                                          &gelu_bwd_wide_large_x, NULL};
+
+/* One table method and one bound (the model admits fma = "any" only). */
+static void gelu_bwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    (void)model, (void)c;
+    tp_say_all(out, gelu_bwd_statements);
+}
 
 const tp_op tp_op_gelu_bwd = {"gelu_bwd", "gi = g * d/dx[0.5 x (1 + tanh(c (x + a x^3)))]", gelu_check_model,
-                              gelu_reference, gelu_evidence, gelu_non_claims};
+                              gelu_reference, gelu_bwd_say, gelu_bwd_statements};

@@ -122,18 +122,38 @@ static int gelu_fwd_reference(const json_t *model, const tp_case *c, const char 
     return 0;
 }
 
-static const char *const gelu_fwd_evidence[] = {
+static const tp_statement gelu_fwd_exact = {
+    "gelu_fwd.exact.mpfi_table", TP_EVIDENCE,
     "exact y(x) enclosed with MPFI at 80 bits as x / (1 + e^{-2z}), free of cancellation, for every binary16 x "
-    "(oracles/gelu_fwd_tables.c); per-element lookup WP-proven T1+T2 (oracles/gelu_fwd.c)",
+    "(oracles/gelu/gelu_fwd_tables.c); per-element lookup WP-proven T1+T2 (oracles/gelu/proven/gelu_fwd.c)"};
+/* %s: how x + a*x3 may be evaluated, as the model's fma says */
+static const tp_statement gelu_fwd_bound = {
+    "gelu_fwd.bound.fp32_hull", TP_EVIDENCE,
     "admitted interval: the exact hull of every fp32 value the kernel can form, enumerated per x (each operation "
-    "rounded to nearest, x + a*x3 fused or not, tanhf within the documented ulp of the correctly rounded tanh), "
-    "then rounded to binary16",
-    NULL};
-static const char *const gelu_fwd_non_claims[] = {
-    "the vendor's tanhf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed",
+    "rounded to nearest, x + a*x3 %s, tanhf within the documented ulp of the correctly rounded tanh), "
+    "then rounded to binary16"};
+static const tp_statement gelu_fwd_vendor_tanhf = {
+    "gelu_fwd.nonclaim.vendor_tanhf", TP_NON_CLAIM,
+    "the vendor's tanhf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed"};
+static const tp_statement gelu_fwd_wide_negative_x = {
+    "gelu_fwd.nonclaim.wide_negative_x", TP_NON_CLAIM,
     "for x below about -9 the 2-ulp tanhf allowance around -1 admits outputs up to |x| 2^-23 while the exact y is "
-    "nearly 0: errors there below that width are not detected",
-    NULL};
+    "nearly 0: errors there below that width are not detected"};
+static const tp_statement *const gelu_fwd_statements[] = {&gelu_fwd_exact, &gelu_fwd_bound, &gelu_fwd_vendor_tanhf,
+                                                          &gelu_fwd_wide_negative_x, NULL};
+
+/* The fp32 set was enumerated with the model's fma choice (m.fma_any). */
+static void gelu_fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    tp_gelu_fwd_model m;
+    char err[200];
+    memset(&m, 0, sizeof m);
+    int fma_any = read_model(model, c->backend, &m, err, sizeof err) != 0 || m.fma_any;
+    tp_say(out, &gelu_fwd_exact);
+    tp_say(out, &gelu_fwd_bound, fma_any ? "fused or not" : "not fused");
+    tp_say(out, &gelu_fwd_vendor_tanhf);
+    tp_say(out, &gelu_fwd_wide_negative_x);
+}
 
 const tp_op tp_op_gelu_fwd = {"gelu_fwd", "y = 0.5 x (1 + tanh(c (x + a x^3)))", gelu_fwd_check_model,
-                              gelu_fwd_reference, gelu_fwd_evidence, gelu_fwd_non_claims};
+                              gelu_fwd_reference, gelu_fwd_say, gelu_fwd_statements};

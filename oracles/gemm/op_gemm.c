@@ -31,7 +31,6 @@
  * This bound is NOT covered by the WP T3 proof of oracles/dot_fp32.c,
  * which is for round-to-nearest; results under it say so. */
 #include "oracles/gemm/proven/gemm.h"
-#include "oracles/gemm/op_gemm.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_fp16.h"
 
@@ -177,48 +176,51 @@ out:
     return rc;
 }
 
-static const char *const gemm_evidence[] = {
-    "exact sums by split-double accumulation (oracles/gemm.c, WP-proven T1+T2 in the real model; exactness of "
-    "each double operation argued there and tested bit for bit against MPFR)",
-    "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-24*(1+2^-7)*sum|a b| + K*2^-149, ends rounded outward",
-    NULL};
-static const char *const gemm_non_claims[] = {
+static const tp_statement gemm_exact = {
+    "gemm.exact.split_double", TP_EVIDENCE,
+    "exact sums by split-double accumulation (oracles/gemm/proven/gemm.c, WP-proven T1+T2 in the real model; "
+    "exactness of each double operation argued there and tested bit for bit against MPFR)"};
+static const tp_statement gemm_bound = {
+    "gemm.bound.any_order_fp32", TP_EVIDENCE,
+    "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-24*(1+2^-7)*sum|a b| + K*2^-149, ends rounded outward"};
+static const tp_statement gemm_bound_faithful = {
+    "gemm.bound.faithful_fp32", TP_EVIDENCE,
+    "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-23*(1+2^-7)*sum|a b| + K*2^-148 (accumulation "
+    "fp32_faithful: each fp32 step yields a neighbour of its exact value), ends rounded outward"};
+static const tp_statement gemm_order_hidden = {
+    "gemm.nonclaim.order_hidden", TP_NON_CLAIM,
     "the fp32 accumulation bound is a worst case over all orders: it does not reveal which order the kernel used, "
-    "and a lost term smaller than the bound is not detected",
-    "WP proves the error bound for the sequential orders (oracles/dot_fp32.c); other orders rest on the standard "
-    "textbook result and on the CPU emulation tests",
-    NULL};
+    "and a lost term smaller than the bound is not detected"};
+static const tp_statement gemm_proof_sequential = {
+    "gemm.nonclaim.proof_sequential_orders", TP_NON_CLAIM,
+    "WP proves the error bound for the sequential orders (oracles/common/proven/dot_fp32.c); other orders rest on "
+    "the standard textbook result and on the CPU emulation tests"};
+static const tp_statement gemm_faithful_unproven = {
+    "gemm.nonclaim.faithful_unproven", TP_NON_CLAIM,
+    "accumulation fp32_faithful: its bound (every fp32 step one of the two neighbours of the exact sum) is derived "
+    "in oracles/gemm/op_gemm.c and is NOT covered by the WP T3 proof, which is for round-to-nearest"};
+static const tp_statement gemm_faithful_alignment = {
+    "gemm.nonclaim.faithful_alignment", TP_NON_CLAIM,
+    "accumulation fp32_faithful assumes each fp32 step keeps its exact value to within one ulp; hardware that drops "
+    "more bits when it aligns partial sums is outside the model"};
+static const tp_statement *const gemm_statements[] = {
+    &gemm_exact, &gemm_bound, &gemm_bound_faithful, &gemm_order_hidden, &gemm_proof_sequential,
+    &gemm_faithful_unproven, &gemm_faithful_alignment, NULL};
+
+/* The bound is the one admitted() used: faithful(model) picks it there. */
+static void gemm_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    (void)c;
+    int faith = faithful(model);
+    tp_say(out, &gemm_exact);
+    tp_say(out, faith ? &gemm_bound_faithful : &gemm_bound);
+    tp_say(out, &gemm_order_hidden);
+    if (faith) {
+        tp_say(out, &gemm_faithful_unproven);
+        tp_say(out, &gemm_faithful_alignment);
+    } else
+        tp_say(out, &gemm_proof_sequential);
+}
 
 const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_check_model, gemm_reference,
-                          gemm_evidence, gemm_non_claims};
-
-/* The static lists above describe accumulation = "fp32" and are part of
- * every recorded result (changing them would break replay), so the
- * faithful model swaps its own lines in here. */
-void tp_gemm_model_statements(const json_t *model, json_t *evidence, json_t *non_claims)
-{
-    if (!faithful(model))
-        return;
-    size_t i;
-    json_t *line;
-    json_array_foreach(evidence, i, line)
-    {
-        if (strcmp(json_string_value(line), gemm_evidence[1]) == 0)
-            json_array_set_new(evidence, i,
-                               json_string("admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-23*(1+2^-7)*sum|a b| "
-                                           "+ K*2^-148 (accumulation fp32_faithful: each fp32 step yields a neighbour "
-                                           "of its exact value), ends rounded outward"));
-    }
-    json_array_foreach(non_claims, i, line)
-    {
-        if (strcmp(json_string_value(line), gemm_non_claims[1]) == 0)
-            json_array_set_new(non_claims, i,
-                               json_string("accumulation fp32_faithful: its bound (every fp32 step one of the two "
-                                           "neighbours of the exact sum) is derived in oracles/op_gemm.c and is NOT "
-                                           "covered by the WP T3 proof, which is for round-to-nearest"));
-    }
-    json_array_append_new(non_claims,
-                          json_string("accumulation fp32_faithful assumes each fp32 step keeps its exact value to "
-                                      "within one ulp; hardware that drops more bits when it aligns partial sums is "
-                                      "outside the model"));
-}
+                          gemm_say, gemm_statements};

@@ -278,20 +278,45 @@ static int bwd_reference(const json_t *model, const tp_case *c, const char *outp
     return rc;
 }
 
-static const char *const bwd_evidence[] = {
-    "exact sum of dy*gamma by split-double accumulation (oracles/layernorm.c, WP-proven T1+T2 in the real model); "
-    "dx as an MPFI enclosure at 256 bits",
-    "statistics = inputs: the operation on the given binary16 mean and rstd, which the kernel holds exactly; "
+static const tp_statement bwd_exact = {
+    "layernorm_bwd_input.exact.split_double_mpfi", TP_EVIDENCE,
+    "exact sum of dy*gamma by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven T1+T2 in "
+    "the real model); dx as an MPFI enclosure at 256 bits"};
+static const tp_statement bwd_stats_inputs = {
+    "layernorm_bwd_input.statistics.inputs", TP_EVIDENCE,
+    "statistics = inputs: the operation on the given binary16 mean and rstd, which the kernel holds exactly"};
+static const tp_statement bwd_stats_forward = {
+    "layernorm_bwd_input.statistics.fp32_forward", TP_EVIDENCE,
     "statistics = fp32_forward: the exact statistics of x, the kernel assumed to hold any fp32 mean and rstd the "
-    "forward model admits, and the fed binary16 values checked to be roundings of those",
+    "forward model admits, and the fed binary16 values checked to be roundings of those"};
+static const tp_statement bwd_bound = {
+    "layernorm_bwd_input.bound.corners", TP_EVIDENCE,
     "any-order fp32 sums (gamma_n bound), dx admitted at the corners of the statistics and sum intervals, each "
-    "mul-add fused or not, then RN16",
-    NULL};
-static const char *const bwd_non_claims[] = {
-    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order",
-    "statistics = fp32_forward needs x whose statistics are known in advance; it says nothing about other inputs",
-    NULL};
+    "mul-add fused or not, then RN16"};
+static const tp_statement bwd_order_hidden = {
+    "layernorm_bwd_input.nonclaim.order_hidden", TP_NON_CLAIM,
+    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order"};
+static const tp_statement bwd_known_statistics = {
+    "layernorm_bwd_input.nonclaim.known_statistics", TP_NON_CLAIM,
+    "statistics = fp32_forward needs x whose statistics are known in advance; it says nothing about other inputs"};
+static const tp_statement *const bwd_statements[] = {&bwd_exact,  &bwd_stats_inputs, &bwd_stats_forward,
+                                                     &bwd_bound,  &bwd_order_hidden, &bwd_known_statistics,
+                                                     NULL};
+
+/* Which statistics the reference used is read_model's md.pilot. */
+static void bwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    ln_bwd_model md;
+    char err[300];
+    int pilot = read_model(model, c->backend, &md, err, sizeof err) == 0 && md.pilot;
+    tp_say(out, &bwd_exact);
+    tp_say(out, pilot ? &bwd_stats_forward : &bwd_stats_inputs);
+    tp_say(out, &bwd_bound);
+    tp_say(out, &bwd_order_hidden);
+    if (pilot)
+        tp_say(out, &bwd_known_statistics);
+}
 
 const tp_op tp_op_layernorm_bwd_input = {
     "layernorm_bwd_input", "dx = rstd/n (n dy gamma - sum dy gamma - xh sum dy gamma xh), xh = (x - mean) rstd",
-    bwd_check_model, bwd_reference, bwd_evidence, bwd_non_claims};
+    bwd_check_model, bwd_reference, bwd_say, bwd_statements};

@@ -127,19 +127,34 @@ static int params_reference(const json_t *model, const tp_case *c, const char *o
     return 0;
 }
 
-static const char *const params_evidence[] = {
-    "exact column sums of dy by split-double accumulation (oracles/layernorm.c, WP-proven T1+T2 in the real "
-    "model); dgamma as an MPFI enclosure at 256 bits",
+static const tp_statement params_exact = {
+    "layernorm_bwd_params.exact.split_double_mpfi", TP_EVIDENCE,
+    "exact column sums of dy by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven T1+T2 in "
+    "the real model); dgamma as an MPFI enclosure at 256 bits"};
+static const tp_statement params_bound = {
+    "layernorm_bwd_params.bound.any_order_fp32", TP_EVIDENCE,
     "admitted values: the floats within n*2^-24*(1+2^-7)*sum|term| + k*n*2^-149 of the exact sum of the kernel's "
-    "own terms (k = 2 where each product is rounded), ends rounded outward",
-    NULL};
-static const char *const params_non_claims[] = {
-    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order",
+    "own terms (k = 2 where each product is rounded), ends rounded outward"};
+static const tp_statement params_order_hidden = {
+    "layernorm_bwd_params.nonclaim.order_hidden", TP_NON_CLAIM,
+    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order"};
+static const tp_statement params_fp16_statistics = {
+    "layernorm_bwd_params.nonclaim.fp16_statistics", TP_NON_CLAIM,
     "mean and rstd are binary16 inputs widened to fp32, not the pilot's fp32 statistics (the harness cannot yet "
-    "generate fp32 inputs)",
-    "the pilot's final rounding to fp16 on the host is not checked: the fp32 sums are",
-    NULL};
+    "generate fp32 inputs)"};
+static const tp_statement params_host_rounding = {
+    "layernorm_bwd_params.nonclaim.host_rounding", TP_NON_CLAIM,
+    "the pilot's final rounding to fp16 on the host is not checked: the fp32 sums are"};
+static const tp_statement *const params_statements[] = {&params_exact, &params_bound, &params_order_hidden,
+                                                        &params_fp16_statistics, &params_host_rounding, NULL};
+
+/* One method and one bound (the model admits one choice of each key). */
+static void params_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    (void)model, (void)c;
+    tp_say_all(out, params_statements);
+}
 
 const tp_op tp_op_layernorm_bwd_params = {
     "layernorm_bwd_params", "dgamma[c] = sum_r (x - mean) rstd dy, dbeta[c] = sum_r dy", params_check_model,
-    params_reference, params_evidence, params_non_claims};
+    params_reference, params_say, params_statements};

@@ -163,20 +163,38 @@ static int fwd_reference(const json_t *model, const tp_case *c, const char *outp
     return rc;
 }
 
-static const char *const fwd_evidence[] = {
-    "exact row sums of x and x^2 by split-double accumulation (oracles/layernorm.c, WP-proven T1+T2 in the real "
-    "model); mean, rstd and y as MPFI enclosures at 256 bits, eps the kernel's fp32 literal as an exact real",
+static const tp_statement fwd_exact = {
+    "layernorm_fwd.exact.split_double_mpfi", TP_EVIDENCE,
+    "exact row sums of x and x^2 by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven "
+    "T1+T2 in the real model); mean, rstd and y as MPFI enclosures at 256 bits, eps the kernel's fp32 literal as an "
+    "exact real"};
+static const tp_statement fwd_bound_statistics = {
+    "layernorm_fwd.bound.statistics", TP_EVIDENCE,
     "fp32 mean and rstd as intervals shared by the row: any-order fp32 sums (gamma_n bound, one extra rounding per "
     "squared deviation), sum (x - m)^2 = V + n (mu - m)^2 over the mean interval, correctly rounded divisions, "
-    "rsqrtf within the documented ulps of RN32",
-    "y admitted at the corners of the mean and rstd intervals, each mul-add fused or not, then RN16",
-    NULL};
-static const char *const fwd_non_claims[] = {
-    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order",
-    "mean and rstd are treated as independent within their intervals (a hull, not the exact joint set)",
-    "HIP runs are refused: ROCm documents no rsqrtf error bound to cite",
-    NULL};
+    "rsqrtf within the documented ulps of RN32"};
+static const tp_statement fwd_bound_corners = {
+    "layernorm_fwd.bound.corners", TP_EVIDENCE,
+    "y admitted at the corners of the mean and rstd intervals, each mul-add fused or not, then RN16"};
+static const tp_statement fwd_order_hidden = {
+    "layernorm_fwd.nonclaim.order_hidden", TP_NON_CLAIM,
+    "the sum bounds are worst cases over all orders: they do not reveal the kernel's order"};
+static const tp_statement fwd_independent_statistics = {
+    "layernorm_fwd.nonclaim.independent_statistics", TP_NON_CLAIM,
+    "mean and rstd are treated as independent within their intervals (a hull, not the exact joint set)"};
+static const tp_statement fwd_hip_refused = {"layernorm_fwd.nonclaim.hip_refused", TP_NON_CLAIM,
+                                             "HIP runs are refused: ROCm documents no rsqrtf error bound to cite"};
+static const tp_statement *const fwd_statements[] = {
+    &fwd_exact, &fwd_bound_statistics, &fwd_bound_corners, &fwd_order_hidden, &fwd_independent_statistics,
+    &fwd_hip_refused, NULL};
+
+/* One method and one bound (the model admits one choice of each key). */
+static void fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    (void)model, (void)c;
+    tp_say_all(out, fwd_statements);
+}
 
 const tp_op tp_op_layernorm_fwd = {"layernorm_fwd",
                                    "y = (x - mean) / sqrt(var + eps) * gamma + beta per row; mean, rstd also out",
-                                   fwd_check_model, fwd_reference, fwd_evidence, fwd_non_claims};
+                                   fwd_check_model, fwd_reference, fwd_say, fwd_statements};

@@ -271,20 +271,41 @@ static int sm_reference(const json_t *model, const tp_case *c, const char *outpu
     return 0;
 }
 
-static const char *const sm_evidence[] = {
+static const tp_statement sm_exact = {
+    "softmax_fwd.exact.mpfr_enclosure", TP_EVIDENCE,
     "exact softmax enclosed per element: exp(x - max) with MPFR rounded down and up, row sums and the division "
-    "rounded outward in double; the row max by tp_row_max (oracles/softmax.c, WP-proven T1+T2)",
-    "admitted interval: d = RN32(x - max), expf within the documented ulp of RN32(exp d), binary16 copy of e (when "
-    "modelled), fp32 row sum in any order within n*2^-24*(1+2^-7)*sum|e| + n*2^-149 over every possible e, "
-    "RN32(1/s), RN32(y1*inv), binary16",
-    NULL};
-static const char *const sm_non_claims[] = {
+    "rounded outward in double; the row max by tp_row_max (oracles/softmax/proven/softmax.c, WP-proven T1+T2)"};
+/* %s: the binary16 copy of e where the model's intermediate is binary16 */
+static const tp_statement sm_bound = {
+    "softmax_fwd.bound.stepwise_fp32", TP_EVIDENCE,
+    "admitted interval: d = RN32(x - max), expf within the documented ulp of RN32(exp d), %sfp32 row sum in any "
+    "order within n*2^-24*(1+2^-7)*sum|e| + n*2^-149 over every possible e, RN32(1/s), RN32(y1*inv), binary16"};
+static const tp_statement sm_independent = {
+    "softmax_fwd.nonclaim.independent_choices", TP_NON_CLAIM,
     "the model treats the row sum and each output's own exp as independent choices: it admits some outputs the "
-    "kernel cannot produce, so an error smaller than that slack goes undetected",
+    "kernel cannot produce, so an error smaller than that slack goes undetected"};
+static const tp_statement sm_row_sum = {
+    "softmax_fwd.nonclaim.row_sum_claim", TP_NON_CLAIM,
     "the row-sum claim of the pilot (every row sums to 1 within a tolerance) is not audited by the per-element "
-    "checker",
-    "the vendor's expf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed",
-    NULL};
+    "checker"};
+static const tp_statement sm_vendor_expf = {
+    "softmax_fwd.nonclaim.vendor_expf", TP_NON_CLAIM,
+    "the vendor's expf ulp bound is stated as measured by extensive but not exhaustive tests, not guaranteed"};
+static const tp_statement *const sm_statements[] = {&sm_exact,   &sm_bound,       &sm_independent,
+                                                    &sm_row_sum, &sm_vendor_expf, NULL};
+
+/* The binary16 step is in the bound where read_model set double_round. */
+static void sm_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    sm_model m;
+    char err[200];
+    int copy = read_model(model, c->backend, &m, err, sizeof err) == 0 && m.double_round;
+    tp_say(out, &sm_exact);
+    tp_say(out, &sm_bound, copy ? "binary16 copy of e, " : "");
+    tp_say(out, &sm_independent);
+    tp_say(out, &sm_row_sum);
+    tp_say(out, &sm_vendor_expf);
+}
 
 const tp_op tp_op_softmax_fwd = {"softmax_fwd", "y[r,j] = exp(x[r,j] - max_k x[r,k]) / sum_k exp(x[r,k] - max_k x[r,k])",
-                                 sm_check_model, sm_reference, sm_evidence, sm_non_claims};
+                                 sm_check_model, sm_reference, sm_say, sm_statements};

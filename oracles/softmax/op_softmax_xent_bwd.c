@@ -167,16 +167,26 @@ static int xent_reference(const json_t *model, const tp_case *c, const char *out
     return 0;
 }
 
-static const char *const xent_evidence[] = {
-    "exact row dot products by split-double accumulation (oracles/softmax.c, WP-proven T1+T2 in the real model; "
-    "exactness of each double operation argued there), s*(g - D) exactly in MPFR",
+static const tp_statement xent_exact = {
+    "softmax_xent_bwd.exact.split_double", TP_EVIDENCE,
+    "exact row dot products by split-double accumulation (oracles/softmax/proven/softmax.c, WP-proven T1+T2 in the "
+    "real model; exactness of each double operation argued there), s*(g - D) exactly in MPFR"};
+static const tp_statement xent_bound = {
+    "softmax_xent_bwd.bound.any_order_fp32_dot", TP_EVIDENCE,
     "admitted interval: dot anywhere in the fp32 values within n*2^-24*(1+2^-7)*sum|g s| + n*2^-149 of D, then "
-    "RN32(g - dot), RN32(s*d), binary16",
-    NULL};
-static const char *const xent_non_claims[] = {
+    "RN32(g - dot), RN32(s*d), binary16"};
+static const tp_statement xent_order_hidden = {
+    "softmax_xent_bwd.nonclaim.order_hidden", TP_NON_CLAIM,
     "the fp32 dot bound is a worst case over all orders: a lost term smaller than the bound is not detected, and "
-    "where g - D cancels, the admitted interval is wide relative to gi",
-    NULL};
+    "where g - D cancels, the admitted interval is wide relative to gi"};
+static const tp_statement *const xent_statements[] = {&xent_exact, &xent_bound, &xent_order_hidden, NULL};
+
+/* One method and one bound: g*s is exact in fp32 whatever the model's fma. */
+static void xent_say(const json_t *model, const tp_case *c, tp_statements *out)
+{
+    (void)model, (void)c;
+    tp_say_all(out, xent_statements);
+}
 
 const tp_op tp_op_softmax_xent_bwd = {"softmax_xent_bwd", "gi[r,j] = s[r,j] (g[r,j] - sum_k g[r,k] s[r,k])",
-                                      xent_check_model, xent_reference, xent_evidence, xent_non_claims};
+                                      xent_check_model, xent_reference, xent_say, xent_statements};

@@ -1,0 +1,215 @@
+#include "harness/tp_statements.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------ the runtime's statements */
+static const tp_statement inputs_regenerated = {
+    "inputs.regenerated", TP_EVIDENCE,
+    "inputs regenerated from seed %llu with the contract's fills (counter-based RNG)"};
+/* %s: " NAME = PATH (sha256 PREFIX...)" per file */
+static const tp_statement inputs_from_files = {"inputs.from_files", TP_EVIDENCE, "inputs read from .npy files:%s"};
+static const tp_statement inputs_others_regenerated = {
+    "inputs.others_regenerated", TP_EVIDENCE,
+    "the other inputs regenerated from seed %llu with the contract's fills (counter-based RNG)"};
+static const tp_statement outputs_kernel = {"outputs.kernel", TP_EVIDENCE,
+                                            "kernel %s (sha256 %.16s...) outputs read back and stored as .npy"};
+static const tp_statement outputs_from_files = {
+    "outputs.from_files", TP_EVIDENCE,
+    "outputs produced outside tolproof (the contract's kernel %s was not run), read from .npy files:%s"};
+static const tp_statement outputs_initial_from_file = {
+    "outputs.initial_from_file", TP_EVIDENCE, "pre-launch content of output %s read from %s (sha256 %.16s...)"};
+static const tp_statement outputs_initial_from_init = {
+    "outputs.initial_from_init", TP_EVIDENCE, "pre-launch content of output %s taken from the contract's init %s"};
+static const tp_statement model_overridden = {"model.overridden", TP_EVIDENCE,
+                                              "numeric model overridden on the command line:%s"};
+static const tp_statement op_reference = {
+    "op.reference", TP_EVIDENCE,
+    "op %s: %s; reference and admitted interval computed for all %lld output elements"};
+static const tp_statement claim_audit = {
+    "claim.audit", TP_EVIDENCE,
+    "claim audit: |y - exact| <= %g + %g |exact| compared with the admitted interval of every element"};
+static const tp_statement nonclaim_other_inputs = {"nonclaim.other_inputs", TP_NON_CLAIM,
+                                                   "nothing about inputs, shapes or seeds other than this case's"};
+static const tp_statement nonclaim_other_files = {
+    "nonclaim.other_files", TP_NON_CLAIM,
+    "nothing about inputs or shapes other than these files', nor about how the producer computed the outputs "
+    "beyond where they lie"};
+static const tp_statement nonclaim_model_conformance = {
+    "nonclaim.model_conformance", TP_NON_CLAIM,
+    "a pass does not show the kernel follows the declared model, only that every output lies where an evaluation "
+    "the model admits could put it"};
+static const tp_statement nonclaim_model_assumed = {
+    "nonclaim.model_assumed", TP_NON_CLAIM,
+    "the verdict assumes the declared numeric model; a model that misdescribes the kernel's precision path makes "
+    "the verdict about that model, not the kernel"};
+static const tp_statement nonclaim_output_not_checked = {"nonclaim.output_not_checked", TP_NON_CLAIM,
+                                                         "output %s was not given and is not checked"};
+
+static const tp_statement *const runtime_statements[] = {
+    &inputs_regenerated,         &inputs_from_files,         &inputs_others_regenerated,
+    &outputs_kernel,             &outputs_from_files,        &outputs_initial_from_file,
+    &outputs_initial_from_init,  &model_overridden,          &op_reference,
+    &claim_audit,                &nonclaim_other_inputs,     &nonclaim_other_files,
+    &nonclaim_model_conformance, &nonclaim_model_assumed,    &nonclaim_output_not_checked,
+    NULL};
+
+/* " NAME = PATH (sha256 PREFIX...[, NOTE])" for each file, into buf. */
+static void file_list(char *buf, size_t len, const tp_source_file *f, int n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, " %s = %s (sha256 %.16s...%s%s)", f[i].name, f[i].path,
+                               f[i].sha256, f[i].note ? ", " : "", f[i].note ? f[i].note : "");
+}
+
+static const tp_source_file *find_file(const tp_source_file *f, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(f[i].name, name) == 0)
+            return &f[i];
+    return NULL;
+}
+
+static int is_output(const json_t *t)
+{
+    const char *role = json_string_value(json_object_get(t, "role"));
+    return role && strcmp(role, "output") == 0;
+}
+
+/* Where the tensors came from: the caller knows, src says. */
+static void say_sources(const json_t *plan, const tp_case *c, const tp_case_source *src, tp_statements *out)
+{
+    static const tp_case_source none;
+    char buf[4000];
+    const json_t *kernel = json_object_get(plan, "kernel");
+    const char *kernel_source = json_string_value(json_object_get(kernel, "source"));
+    if (!src)
+        src = &none;
+    size_t ninputs = 0, i;
+    json_t *t;
+    json_array_foreach(json_object_get(plan, "tensors"), i, t) ninputs += !is_output(t);
+    if (src->ninputs == 0)
+        tp_say(out, &inputs_regenerated, (unsigned long long)c->seed);
+    else {
+        file_list(buf, sizeof buf, src->inputs, src->ninputs);
+        tp_say(out, &inputs_from_files, buf);
+        if ((size_t)src->ninputs < ninputs)
+            tp_say(out, &inputs_others_regenerated, (unsigned long long)c->seed);
+    }
+    if (!src->outputs_from_files) {
+        tp_say(out, &outputs_kernel, kernel_source, json_string_value(json_object_get(kernel, "sha256")));
+        return;
+    }
+    file_list(buf, sizeof buf, src->outputs, src->noutputs);
+    tp_say(out, &outputs_from_files, kernel_source, buf);
+    /* the checker took each output's pre-launch content from somewhere */
+    json_array_foreach(json_object_get(plan, "tensors"), i, t)
+    {
+        if (!is_output(t))
+            continue;
+        const char *name = json_string_value(json_object_get(t, "name"));
+        const char *init = json_string_value(json_object_get(t, "init"));
+        const tp_source_file *f = find_file(src->initial, src->ninitial, name);
+        if (f)
+            tp_say(out, &outputs_initial_from_file, name, f->path, f->sha256);
+        else if (init && strcmp(init, "poison") != 0)
+            tp_say(out, &outputs_initial_from_init, name, init);
+    }
+}
+
+static void say_overrides(const json_t *overrides, tp_statements *out)
+{
+    if (!json_object_size(overrides))
+        return;
+    char buf[2000];
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    buf[0] = 0;
+    json_object_foreach((json_t *)overrides, k, v)
+    {
+        char *dv = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+        if (n < sizeof buf)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " %s = %s", k, dv ? dv : "?");
+        free(dv);
+    }
+    tp_say(out, &model_overridden, buf);
+}
+
+void tp_case_source_copies(tp_case_source *src, const tp_case *c, const json_t *inputs_from,
+                           char paths[TP_SOURCE_MAX][TP_SOURCE_PATH])
+{
+    for (int t = 0; t < c->ntensors && src->ninputs < TP_SOURCE_MAX; t++) {
+        const char *sha = json_string_value(json_object_get(inputs_from, c->tensors[t].name));
+        if (!sha)
+            continue;
+        int k = src->ninputs++;
+        snprintf(paths[k], TP_SOURCE_PATH, "outputs/%s/input_%s.npy", c->name, c->tensors[t].name);
+        src->inputs[k] = (tp_source_file){c->tensors[t].name, paths[k], sha, NULL};
+    }
+}
+
+void tp_case_statements(const json_t *plan, const tp_op *op, const tp_case *c, const tp_case_source *src,
+                        const json_t *outputs, double atol, double rtol, tp_statements *out)
+{
+    long long n = 0;
+    const char *name;
+    json_t *o;
+    json_object_foreach((json_t *)outputs, name, o) n += json_integer_value(json_object_get(o, "elements"));
+    say_sources(plan, c, src, out);
+    if (src)
+        say_overrides(src->model_overrides, out);
+    tp_say(out, &op_reference, op->name, op->summary, n);
+    tp_say(out, src && src->outputs_from_files ? &nonclaim_other_files : &nonclaim_other_inputs);
+    tp_say(out, &nonclaim_model_conformance);
+    tp_say(out, &nonclaim_model_assumed);
+    if (op->say)
+        op->say(json_object_get(plan, "model"), c, out);
+    tp_say(out, &claim_audit, atol, rtol);
+    for (int i = 0; src && i < src->nskipped; i++)
+        tp_say(out, &nonclaim_output_not_checked, src->skipped[i]);
+}
+
+json_t *tp_statements_json(const tp_statements *s, tp_statement_kind kind)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < s->n[kind]; i++)
+        json_array_append_new(a, json_pack("{s:s,s:s}", "id", s->list[kind][i].id, "text", s->list[kind][i].text));
+    return a;
+}
+
+/* --------------------------------------------------------------- registry */
+void tp_statement_registry(void (*each)(const tp_statement *st, const char *producer, void *ctx), void *ctx)
+{
+    for (int i = 0; runtime_statements[i]; i++)
+        each(runtime_statements[i], "runtime", ctx);
+    const char *const *names = tp_op_names();
+    for (int k = 0; names[k]; k++) {
+        const tp_op *op = tp_op_find(names[k]);
+        for (int i = 0; op->statements && op->statements[i]; i++)
+            each(op->statements[i], op->name, ctx);
+    }
+}
+
+typedef struct {
+    const char *id;
+    const tp_statement *found;
+} find_ctx;
+
+static void match(const tp_statement *st, const char *producer, void *ctx)
+{
+    find_ctx *f = ctx;
+    (void)producer;
+    if (!f->found && strcmp(st->id, f->id) == 0)
+        f->found = st;
+}
+
+const tp_statement *tp_statement_find(const char *id)
+{
+    find_ctx f = {id, NULL};
+    tp_statement_registry(match, &f);
+    return f.found;
+}
