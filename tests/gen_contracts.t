@@ -167,7 +167,7 @@ bad "unknown dim in a shape" 23 "unknown dim 'Q'" '23s/"N"/"Q"/'
 bad "unknown dim in a grid expression" 10 "unknown dim 'X'" '10s/ceil_div(M, 16)/ceil_div(X, 16)/'
 bad "bad expression: call of an unknown function" 10 "unknown function '__import__'" "10s/ceil_div(N, 16)/__import__('os')/"
 bad "bad expression: power" 9 "operator '\\*\\*'" '9s/"16", "16"/"2 ** 4", "16"/'
-bad "bad expression: attribute" 11 "Attribute" '11s/"0"/"M.real"/'
+bad "bad expression: attribute" 11 "attribute '.real' not allowed" '11s/"0"/"M.real"/'
 bad "bad expression: float constant" 11 "not an integer" '11s/"0"/"0.5"/'
 bad "bad expression: syntax" 10 "syntax error" '10s/ceil_div(N, 16)/ceil_div(N, /'
 bad "bad expression: wrong arity" 10 "takes 2" '10s/ceil_div(N, 16)/ceil_div(N)/'
