@@ -25,9 +25,10 @@ const char tp_check_usage[] =
     "                      [--initial NAME=FILE.npy] [--model KEY=VALUE]... [--dim NAME=N]...\n"
     "                      [--backend cuda|hip] [--json FILE]\n";
 
+/* A printf format: %s is the NumPy descrs of the dtype table. */
 static const char check_help[] =
     "check   checks tensors produced by anything (PyTorch, cuBLAS, your own kernel), saved\n"
-    "        as .npy (<f2, <f4, <i4, <i8; C order; format 1.0, 2.0 or 3.0), against the\n"
+    "        as .npy (%s; C order; format 1.0, 2.0 or 3.0), against the\n"
     "        operation and numeric model of a contract, element by element.\n"
     "        --contract NAME  build/gen/NAME.plan.json next to this binary (`ninja plans`\n"
     "                         writes them), or the path of a plan JSON\n"
@@ -53,7 +54,7 @@ typedef struct {
     const char *name, *path;
     tp_dtype dt;
     int rank;
-    int64_t shape[4];
+    int64_t shape[TP_MAX_RANK];
     void *data;
     char sha[65];
     const char *converted; /* a note when an index file was widened or narrowed */
@@ -62,7 +63,7 @@ typedef struct {
 typedef struct {
     given g[MAX_GIVEN];
     int ng;
-    const char *models[32], *dimargs[8];
+    const char *models[32], *dimargs[TP_MAX_DIMS];
     int nmodels, ndimargs;
     const char *contract, *backend, *json_out;
     char err[1600];
@@ -77,11 +78,7 @@ static int refuse(args *a, const char *fmt, ...)
     return 2;
 }
 
-static const char *npy_descr(tp_dtype t)
-{
-    static const char *const d[] = {"<f2", "<f4", "<i4", "<i8"};
-    return d[t];
-}
+static const char *npy_descr(tp_dtype t) { return tp_dtype_get(t)->npy_descr; }
 
 static void shape_text(char *out, size_t len, int rank, const int64_t *shape)
 {
@@ -177,8 +174,8 @@ static int parse_args(args *a, int argc, char **argv)
                 return refuse(a, "more than 32 --model options");
             a->models[a->nmodels++] = v;
         } else if (k == 5) {
-            if (a->ndimargs == 8)
-                return refuse(a, "more than 8 --dim options");
+            if (a->ndimargs == TP_MAX_DIMS)
+                return refuse(a, "more than %d --dim options", TP_MAX_DIMS);
             a->dimargs[a->ndimargs++] = v;
         } else if (k == 6) {
             if (strcmp(v, "cuda") != 0 && strcmp(v, "hip") != 0)
@@ -339,9 +336,9 @@ static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
 {
     const json_t *dims = json_object_get(plan, "dims");
     size_t nd = json_array_size(dims);
-    int64_t val[8];
-    char from[8][400];
-    int bound[8] = {0};
+    int64_t val[TP_MAX_DIMS];
+    char from[TP_MAX_DIMS][400];
+    int bound[TP_MAX_DIMS] = {0};
     char names[200] = "";
     for (size_t k = 0, n = 0; k < nd && n < sizeof names; k++)
         n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "", json_string_value(json_array_get(dims, k)));
@@ -356,7 +353,7 @@ static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
             if (strlen(json_string_value(json_array_get(dims, k))) == (size_t)(eq - kv) &&
                 strncmp(json_string_value(json_array_get(dims, k)), kv, (size_t)(eq - kv)) == 0)
                 break;
-        if (k == nd || k >= 8)
+        if (k == nd || k >= TP_MAX_DIMS)
             return refuse(a, "--dim %s: the contract has no dim %.*s (its dims: %s)", kv, (int)(eq - kv), kv, names);
         bound[k] = 1;
         val[k] = v;
@@ -367,7 +364,7 @@ static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
         const json_t *shape = json_object_get(plan_tensor(plan, g->name), "shape");
         for (int d = 0; d < g->rank; d++) {
             const char *e = json_string_value(json_array_get(shape, (size_t)d));
-            for (size_t k = 0; k < nd && k < 8; k++) {
+            for (size_t k = 0; k < nd && k < TP_MAX_DIMS; k++) {
                 if (strcmp(e, json_string_value(json_array_get(dims, k))) != 0)
                     continue;
                 char here[400], got[120];
@@ -383,7 +380,7 @@ static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
             }
         }
     }
-    for (size_t k = 0; k < nd && k < 8; k++) {
+    for (size_t k = 0; k < nd && k < TP_MAX_DIMS; k++) {
         const char *name = json_string_value(json_array_get(dims, k));
         if (!bound[k])
             return refuse(a, "dim %s: no given tensor has it as an extent, so it cannot be inferred; pass --dim %s=N",
@@ -684,7 +681,12 @@ out:
     return rc;
 }
 
-void tp_check_help(FILE *f) { fprintf(f, "usage:\n%s\n%s", tp_check_usage, check_help); }
+void tp_check_help(FILE *f)
+{
+    char descrs[64];
+    fprintf(f, "usage:\n%s\n", tp_check_usage);
+    fprintf(f, check_help, tp_dtype_list(1, descrs, sizeof descrs));
+}
 
 int tp_check_main(int argc, char **argv)
 {

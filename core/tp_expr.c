@@ -1,233 +1,162 @@
-#include "core/tp_expr.h"
+/* Shape expressions (core/tp_expr.h): the functions of the language and
+ * the evaluation of a plan's expressions. */
+#include "core/tp_expr_tree.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
+static const tp_expr_function functions[] = {
+    {"ceil_div", 2, "a, b", "tp_ceil_div"},
+    {"min", 2, "a, b", "tp_min"},
+    {"max", 2, "a, b", "tp_max"},
+    {"next_pow2", 1, "a", "tp_next_pow2"},
+    {NULL, 0, NULL, NULL},
+};
+
+const tp_expr_function *tp_expr_functions(void) { return functions; }
+
+/* ---- evaluation (plans) -------------------------------------------------- */
+
 typedef struct {
-    const char *s;
+    P *p;
     int ndims;
     const char *const *names;
     const int64_t *values;
     char *err;
     size_t errlen;
     int failed;
-} P;
+} E;
 
-static int64_t expr_or(P *p);
-
-static void fail(P *p, const char *what)
+static void efail(E *e, const char *at, const char *what)
 {
-    if (!p->failed)
-        snprintf(p->err, p->errlen, "%s at \"%.20s\"", what, p->s);
-    p->failed = 1;
+    if (!e->failed)
+        snprintf(e->err, e->errlen, "%s at \"%.20s\"", what, at);
+    e->failed = 1;
 }
 
-static void ws(P *p)
+const tp_expr_function *tp_expr_find(const char *name, size_t n, int plan)
 {
-    while (isspace((unsigned char)*p->s))
-        p->s++;
-}
-
-static int accept(P *p, const char *tok)
-{
-    ws(p);
-    size_t n = strlen(tok);
-    if (strncmp(p->s, tok, n) != 0)
-        return 0;
-    p->s += n;
-    return 1;
-}
-
-static int64_t ceil_div(P *p, int64_t a, int64_t b)
-{
-    if (b == 0) {
-        fail(p, "division by zero");
-        return 0;
+    if (plan && n > 3 && strncmp(name, "tp_", 3) == 0) {
+        name += 3;
+        n -= 3;
     }
-    /* floor division rounded up, right for either sign */
-    int64_t q = a / b;
-    return q + ((a % b != 0) && ((a < 0) == (b < 0)));
+    for (const tp_expr_function *f = functions; f->name; f++)
+        if (strlen(f->name) == n && strncmp(f->name, name, n) == 0)
+            return f;
+    return NULL;
 }
 
-static int64_t call(P *p, const char *name, size_t n)
+/* "ceil_div(a, b), min(a, b), max(a, b), next_pow2(a)" */
+void tp_expr_function_list(char *out, size_t len, int with_args)
 {
-    int64_t args[2] = {0, 0};
-    int nargs = 0;
-    if (!accept(p, "(")) {
-        fail(p, "expected '('");
+    size_t n = 0;
+    out[0] = 0;
+    for (const tp_expr_function *f = functions; f->name && n < len; f++)
+        n += (size_t)snprintf(out + n, len - n, with_args ? "%s%s(%s)" : "%s%s", f == functions ? "" : with_args ? ", " : "/",
+                              f->name, f->args);
+}
+
+static int64_t eval(E *e, int i)
+{
+    const node *x = &e->p->nodes[i];
+    if (e->failed)
         return 0;
-    }
-    do {
-        if (nargs == 2) {
-            fail(p, "too many arguments");
+    switch (x->kind) {
+    case N_NUM:
+        return x->value;
+    case N_NAME:
+        for (int k = 0; k < e->ndims; k++)
+            if (strlen(e->names[k]) == x->n && strncmp(e->names[k], x->s, x->n) == 0)
+                return e->values[k];
+        efail(e, x->s, "unknown dim");
+        return 0;
+    case N_CALL: {
+        int64_t a[2] = {0, 0};
+        int n = 0;
+        for (int c = x->kid; c >= 0; c = e->p->nodes[c].next, n++)
+            if (n < 2)
+                a[n] = eval(e, c);
+        const tp_expr_function *f = tp_expr_find(x->s, x->n, 1);
+        if (!f || f->arity != n) {
+            char what[200], list[96];
+            tp_expr_function_list(list, sizeof list, 1);
+            snprintf(what, sizeof what, "unknown function %.*s or wrong argument count (expected %s)",
+                     (int)(x->n < 40 ? x->n : 40), x->s, list);
+            efail(e, x->s, what);
             return 0;
         }
-        args[nargs++] = expr_or(p);
-    } while (accept(p, ","));
-    if (!accept(p, ")"))
-        fail(p, "expected ')'");
-#define IS(lit) (n == strlen(lit) && strncmp(name, lit, n) == 0)
-    if ((IS("ceil_div") || IS("tp_ceil_div")) && nargs == 2)
-        return ceil_div(p, args[0], args[1]);
-    if ((IS("min") || IS("tp_min")) && nargs == 2)
-        return args[0] < args[1] ? args[0] : args[1];
-    if ((IS("max") || IS("tp_max")) && nargs == 2)
-        return args[0] > args[1] ? args[0] : args[1];
-    if ((IS("next_pow2") || IS("tp_next_pow2")) && nargs == 1) {
-        if (args[0] > ((int64_t)1 << 62)) {
-            fail(p, "next_pow2 argument above 2^62");
+        if (strcmp(f->name, "ceil_div") == 0) {
+            if (a[1] == 0) {
+                efail(e, x->s, "division by zero");
+                return 0;
+            }
+            /* floor division rounded up, right for either sign */
+            int64_t q = a[0] / a[1];
+            return q + ((a[0] % a[1] != 0) && ((a[0] < 0) == (a[1] < 0)));
+        }
+        if (strcmp(f->name, "min") == 0)
+            return a[0] < a[1] ? a[0] : a[1];
+        if (strcmp(f->name, "max") == 0)
+            return a[0] > a[1] ? a[0] : a[1];
+        if (a[0] > ((int64_t)1 << 62)) { /* next_pow2 */
+            efail(e, x->s, "next_pow2 argument above 2^62");
             return 0;
         }
         int64_t v = 1;
-        while (v < args[0])
+        while (v < a[0])
             v <<= 1;
         return v;
     }
-#undef IS
-    char what[160];
-    snprintf(what, sizeof what,
-             "unknown function %.*s or wrong argument count (expected ceil_div(a,b), min(a,b), max(a,b), next_pow2(a))",
-             (int)(n < 40 ? n : 40), name);
-    fail(p, what);
-    return 0;
-}
-
-static int64_t primary(P *p)
-{
-    ws(p);
-    if (accept(p, "(")) {
-        int64_t v = expr_or(p);
-        if (!accept(p, ")"))
-            fail(p, "expected ')'");
-        return v;
+    case N_UNARY: {
+        int64_t v = eval(e, x->kid);
+        return x->op[0] == '-' ? -v : x->op[0] == '!' ? !v : v;
     }
-    if (accept(p, "-"))
-        return -primary(p);
-    if (accept(p, "!"))
-        return !primary(p);
-    if (isdigit((unsigned char)*p->s)) {
-        int64_t v = 0;
-        while (isdigit((unsigned char)*p->s)) {
-            if (v > (INT64_MAX - 9) / 10) {
-                fail(p, "integer literal too large");
-                return 0;
-            }
-            v = v * 10 + (*p->s++ - '0');
+    case N_BIN: {
+        const node *r = &e->p->nodes[e->p->nodes[x->kid].next];
+        int64_t a = eval(e, x->kid), b = eval(e, e->p->nodes[x->kid].next);
+        const char *op = x->op;
+        if ((strcmp(op, "/") == 0 || strcmp(op, "%") == 0) && b == 0 && !e->failed) {
+            efail(e, r->s, "division by zero");
+            return 0;
         }
-        return v;
+        return strcmp(op, "+") == 0    ? a + b
+               : strcmp(op, "-") == 0  ? a - b
+               : strcmp(op, "*") == 0  ? a * b
+               : strcmp(op, "/") == 0  ? a / b
+               : strcmp(op, "%") == 0  ? a % b
+               : strcmp(op, "<") == 0  ? a < b
+               : strcmp(op, "<=") == 0 ? a <= b
+               : strcmp(op, ">") == 0  ? a > b
+               : strcmp(op, ">=") == 0 ? a >= b
+               : strcmp(op, "==") == 0 ? a == b
+               : strcmp(op, "!=") == 0 ? a != b
+               : strcmp(op, "&&") == 0 ? a && b
+                                       : a || b;
     }
-    if (isalpha((unsigned char)*p->s) || *p->s == '_') {
-        const char *name = p->s;
-        while (isalnum((unsigned char)*p->s) || *p->s == '_')
-            p->s++;
-        size_t n = (size_t)(p->s - name);
-        ws(p);
-        if (*p->s == '(')
-            return call(p, name, n);
-        for (int i = 0; i < p->ndims; i++)
-            if (strlen(p->names[i]) == n && strncmp(p->names[i], name, n) == 0)
-                return p->values[i];
-        p->s = name;
-        fail(p, "unknown dim");
+    case N_BIG:
+        efail(e, x->s, "integer literal too large");
+        return 0;
+    default: /* contract-only nodes never reach a plan's evaluation */
+        efail(e, x->s, "not an integer expression");
         return 0;
     }
-    fail(p, "expected a number, a dim or '('");
-    return 0;
 }
 
-static int64_t term(P *p)
+int tp_expr_eval(const char *expr, int ndims, const char *const *names, const int64_t *values, int64_t *value,
+                 char *err, size_t errlen)
 {
-    int64_t v = primary(p);
-    for (;;) {
-        if (accept(p, "*"))
-            v *= primary(p);
-        else if (accept(p, "/") || accept(p, "%")) {
-            char op = p->s[-1];
-            int64_t r = primary(p);
-            if (r == 0) {
-                fail(p, "division by zero");
-                return 0;
-            }
-            v = op == '/' ? v / r : v % r;
-        } else
-            return v;
+    P p;
+    memset(&p, 0, sizeof p);
+    p.text = p.s = expr;
+    p.d = PLAN;
+    int root = tp_expr_parse(&p);
+    if (p.failed) {
+        snprintf(err, errlen, "%s at \"%.20s\"", p.msg, p.at);
+        return -1;
     }
-}
-
-static int64_t sum(P *p)
-{
-    int64_t v = term(p);
-    for (;;) {
-        if (accept(p, "+"))
-            v += term(p);
-        else if (accept(p, "-"))
-            v -= term(p);
-        else
-            return v;
-    }
-}
-
-static int64_t relation(P *p)
-{
-    int64_t v = sum(p);
-    for (;;) {
-        if (accept(p, "<="))
-            v = v <= sum(p);
-        else if (accept(p, ">="))
-            v = v >= sum(p);
-        else if (accept(p, "<"))
-            v = v < sum(p);
-        else if (accept(p, ">"))
-            v = v > sum(p);
-        else
-            return v;
-    }
-}
-
-/* == and != bind more loosely than < and >, as in C. */
-static int64_t equality(P *p)
-{
-    int64_t v = relation(p);
-    for (;;) {
-        if (accept(p, "=="))
-            v = v == relation(p);
-        else if (accept(p, "!="))
-            v = v != relation(p);
-        else
-            return v;
-    }
-}
-
-static int64_t expr_and(P *p)
-{
-    int64_t v = equality(p);
-    while (accept(p, "&&")) {
-        int64_t r = equality(p);
-        v = v && r;
-    }
-    return v;
-}
-
-static int64_t expr_or(P *p)
-{
-    int64_t v = expr_and(p);
-    while (accept(p, "||")) {
-        int64_t r = expr_and(p);
-        v = v || r;
-    }
-    return v;
-}
-
-int tp_expr_eval(const char *expr, int ndims, const char *const *names, const int64_t *values,
-                 int64_t *value, char *err, size_t errlen)
-{
-    P p = {expr, ndims, names, values, err, errlen, 0};
-    int64_t v = expr_or(&p);
-    ws(&p);
-    if (!p.failed && *p.s)
-        fail(&p, "unexpected text");
-    if (p.failed)
+    E e = {&p, ndims, names, values, err, errlen, 0};
+    int64_t v = eval(&e, root);
+    if (e.failed)
         return -1;
     *value = v;
     return 0;

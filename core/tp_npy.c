@@ -6,26 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const descr[] = {"<f2", "<f4", "<i4", "<i8"};
-static const char *const names[] = {"f16", "f32", "i32", "i64"};
-
-size_t tp_dtype_size(tp_dtype t) { return t == TP_F16 ? 2 : t == TP_I64 ? 8 : 4; }
-const char *tp_dtype_name(tp_dtype t) { return names[t]; }
-
-int tp_dtype_parse(const char *name, tp_dtype *t)
-{
-    for (int i = 0; i < 4; i++)
-        if (strcmp(name, names[i]) == 0) {
-            *t = (tp_dtype)i;
-            return 0;
-        }
-    return -1;
-}
-
 int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shape, const void *data)
 {
     char dict[256];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr[dtype]);
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", tp_dtype_get(dtype)->npy_descr);
     int64_t numel = 1;
     for (int d = 0; d < rank; d++) {
         n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld,%s", (long long)shape[d],
@@ -113,8 +97,9 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
     h[hlen] = 0;
     const char *v = dict_value(h, "descr");
     int found = -1;
-    for (int i = 0; v && i < 4; i++)
-        if (strncmp(v + 1, descr[i], 3) == 0 && (v[0] == '\'' || v[0] == '"') && v[4] == v[0])
+    for (int i = 0; v && i < TP_NDTYPES; i++)
+        if (strncmp(v + 1, tp_dtype_get((tp_dtype)i)->npy_descr, 3) == 0 && (v[0] == '\'' || v[0] == '"') &&
+            v[4] == v[0])
             found = i;
     if (found < 0) {
         /* name the dtype as NumPy spells it, so that the user sees which
@@ -126,10 +111,12 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
             snprintf(d, sizeof d, "%.*s", (int)(len < sizeof d - 1 ? len : sizeof d - 1), v + 1);
         } else if (v)
             snprintf(d, sizeof d, "%.*s", (int)strcspn(v, ",}"), v);
+        char known[64];
+        tp_dtype_list(1, known, sizeof known);
         if (!v)
-            snprintf(err, errlen, "%s: the header has no 'descr' (expected <f2, <f4, <i4 or <i8)", path);
+            snprintf(err, errlen, "%s: the header has no 'descr' (expected %s)", path, known);
         else
-            snprintf(err, errlen, "%s: dtype '%s' is not supported: expected <f2, <f4, <i4 or <i8%s", path, d,
+            snprintf(err, errlen, "%s: dtype '%s' is not supported: expected %s%s", path, d, known,
                      d[0] == '>' ? " (little-endian; this file is big-endian)"
                      : d[0] == '|' && d[1] == 'O' ? " (this file holds Python objects, not numbers)"
                      : d[0] == '['              ? " (this file holds a structured array)"

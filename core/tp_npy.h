@@ -4,6 +4,7 @@
  * header and raw little-endian data. Only C order is accepted. */
 #ifndef TP_NPY_H
 #define TP_NPY_H
+#include "core/tp_dtype.h"
 #include "core/tp_op.h"
 
 #include <stddef.h>
@@ -16,8 +17,4 @@ int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shap
  * in err what is wrong with the file (which part, what was expected). */
 int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], void **data,
                 char *err, size_t errlen);
-
-size_t tp_dtype_size(tp_dtype t);
-const char *tp_dtype_name(tp_dtype t);   /* "f16", "f32", "i32", "i64" */
-int tp_dtype_parse(const char *name, tp_dtype *t);
 #endif

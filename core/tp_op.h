@@ -1,8 +1,9 @@
 /* The interface between the checker (harness/) and the per-operation
  * references and bounds (oracles/). One tp_op per operation named by a
- * contract's `op`; the registry is in oracles/registry.c. */
+ * contract's `op`; the registry is oracles/registry.c. */
 #ifndef TP_OP_H
 #define TP_OP_H
+#include "core/tp_dtype.h"
 #include "core/tp_statement.h"
 
 #include <jansson.h>
@@ -13,13 +14,18 @@
 extern "C" {
 #endif
 
-typedef enum { TP_F16 = 0, TP_F32, TP_I32, TP_I64 } tp_dtype;
+/* The sizes of the arrays below: the most dims a contract declares, the
+ * most tensors it has and the highest tensor rank. The registry publishes
+ * them, so the generator refuses a contract that would not fit. */
+#define TP_MAX_DIMS 8
+#define TP_MAX_TENSORS 8
+#define TP_MAX_RANK 4
 
 typedef struct {
     const char *name;
     tp_dtype dtype;
     int rank;
-    int64_t shape[4];
+    int64_t shape[TP_MAX_RANK];
     int64_t numel;
     void *data; /* row-major; uint16_t bit patterns for TP_F16 */
     /* Outputs: their contents before the launch (the contract's init), for
@@ -34,10 +40,10 @@ typedef struct {
     const char *name;
     uint64_t seed;
     int ndims;
-    const char *dim_names[8];
-    int64_t dims[8];
+    const char *dim_names[TP_MAX_DIMS];
+    int64_t dims[TP_MAX_DIMS];
     int ntensors;
-    tp_tensor tensors[8];
+    tp_tensor tensors[TP_MAX_TENSORS];
     const char *backend; /* "cuda" or "hip": selects vendor ulp bounds */
 } tp_case;
 
@@ -50,6 +56,15 @@ typedef struct {
      * infinite) held as doubles. */
     double allow_lo, allow_hi;
 } tp_ref;
+
+/* One key of an op's [model] table, as the registry publishes it: a
+ * choice among `values` (NULL-terminated), or, when values is NULL, a key
+ * whose form `what` describes. */
+typedef struct {
+    const char *key;
+    const char *const *values;
+    const char *what;
+} tp_model_key;
 
 typedef struct tp_op {
     const char *name;
@@ -66,6 +81,12 @@ typedef struct tp_op {
     /* Every statement say() can make, NULL-terminated: the op's part of
      * the registry (harness/tp_statements.c). */
     const tp_statement *const *statements;
+    /* What the op accepts, published by the registry and checked by the
+     * generator: the dtypes of the tensors its reference reads and writes
+     * (TP_DTYPE_BIT set), and the keys of its [model] (terminated by a
+     * {NULL} entry; check_model stays the judge of a whole model). */
+    unsigned dtypes;
+    const tp_model_key *model_keys;
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);

@@ -1,8 +1,10 @@
 #include "core/tp_rng.h"
 
 #include "core/tp_fp16.h"
+#include "core/tp_op.h" /* TP_MAX_RANK */
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,18 +38,49 @@ double tp_rng_uniform(uint64_t seed, uint64_t stream, uint64_t counter)
 
 /* ---- fill expressions -------------------------------------------------- */
 
-enum fill_kind { F_NORMAL, F_UNIFORM, F_WIDE, F_SPECIAL, F_NEAR, F_ALL, F_CONST, F_MIRROR, F_ANTIMIRROR };
+enum fill_kind {
+    F_NORMAL, F_UNIFORM, F_WIDE, F_SPECIAL, F_NEAR, F_ALL, F_RANDINT, F_ZIPF, F_CONST, F_MIRROR, F_ANTIMIRROR
+};
+
+#define FLOATS (TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32))
+#define INDICES (TP_DTYPE_BIT(TP_I32) | TP_DTYPE_BIT(TP_I64))
+
+/* The grammar, one row per form, in the order messages list them; the
+ * kind of a row is its index (enum fill_kind). */
+static const tp_fill_form forms[] = {
+    {"normal", "mu, sigma", 2, "nn", FLOATS, NULL},
+    {"uniform", "lo, hi", 2, "nn", FLOATS, NULL},
+    {"wide", "emin, emax", 2, "ii", FLOATS, NULL},
+    {"special", NULL, 0, "", FLOATS, NULL},
+    {"near", "v, w", 2, "nn", FLOATS, NULL},
+    {"all_f16", NULL, 0, "", FLOATS, NULL},
+    {"randint", "lo, hi", 2, "ii", INDICES, "lo <= v < hi"},
+    {"zipf", "n", 1, "i", INDICES, "P(v) ~ 1/(v+1), 0 <= v < n"},
+    {"const", "v", 1, "n", FLOATS | INDICES, NULL},
+    {"mirror", "axis, F", 2, "af", FLOATS, NULL},
+    {"antimirror", "axis, F, sigma", 3, "afn", FLOATS, NULL},
+    {NULL, NULL, 0, NULL, 0, NULL},
+};
+
+const tp_fill_form *tp_fill_forms(void) { return forms; }
+
+#define ZIPF_MAX (1 << 24) /* the harmonic CDF table of zipf(n) holds n doubles */
 
 typedef struct fill {
     enum fill_kind kind;
-    double p[3];
+    double p[3];  /* the number arguments, in order */
+    int64_t i[2]; /* the integer arguments: wide, randint, zipf, and const on index tensors */
     int axis;
     struct fill *base;
 } fill;
 
 typedef struct {
-    const char *s;
-    const char *err;
+    const char *text, *s;
+    unsigned dtype_bit; /* the tensor's dtype */
+    int index;          /* an index tensor: every argument is an integer */
+    int rank;           /* the tensor's rank, or -1 when not known */
+    char q[200];        /* the whole text, quoted */
+    tp_grammar_error *e;
 } cursor;
 
 static void skip_ws(cursor *c)
@@ -56,24 +89,80 @@ static void skip_ws(cursor *c)
         c->s++;
 }
 
-static int eat(cursor *c, char ch)
+/* " 'REST'" or "the end", for "expected X at ..." */
+static const char *rest(const cursor *c, char *out, size_t len)
 {
-    skip_ws(c);
-    if (*c->s != ch)
-        return 0;
-    c->s++;
-    return 1;
+    const char *s = c->s;
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    if (!n)
+        return snprintf(out, len, "the end"), out;
+    char q[64];
+    snprintf(out, len, "%s%s", tp_grammar_quote(s, n > 24 ? 24 : n, q, sizeof q), n > 24 ? "..." : "");
+    return out;
 }
 
-static int parse_num(cursor *c, double *v)
+static int expect(cursor *c, char ch)
 {
     skip_ws(c);
-    char *end;
-    *v = strtod(c->s, &end);
-    if (end == c->s || !isfinite(*v))
+    if (*c->s == ch) {
+        c->s++;
         return 0;
-    c->s = end;
-    return 1;
+    }
+    char r[96];
+    tp_grammar_fail(c->e, "expected '%c' at %s in fill %s", ch, rest(c, r, sizeof r), c->q);
+    return -1;
+}
+
+/* A number as contracts write it: [+-]digits[.digits][e[+-]digits] (no
+ * inf, nan or hex: a fill's values are decimal and finite). integer: no
+ * fraction or exponent, and it must fit in int64. */
+static int number(cursor *c, int integer, double *v, int64_t *iv)
+{
+    skip_ws(c);
+    const char *s = c->s, *p = s;
+    if (*p == '+' || *p == '-')
+        p++;
+    const char *digits = p;
+    while (isdigit((unsigned char)*p))
+        p++;
+    int whole = p > digits, frac = 0;
+    if (*p == '.') {
+        const char *f = ++p;
+        while (isdigit((unsigned char)*p))
+            p++;
+        frac = p > f;
+    }
+    if (!whole && !frac) {
+        char r[96];
+        tp_grammar_fail(c->e, "expected %s at %s in fill %s", integer ? "an integer" : "a number", rest(c, r, sizeof r),
+                        c->q);
+        return -1;
+    }
+    if ((*p == 'e' || *p == 'E') &&
+        (isdigit((unsigned char)p[1]) || ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])))) {
+        for (p += 2; isdigit((unsigned char)*p);)
+            p++;
+    }
+    int n = (int)(p - s);
+    c->s = p;
+    if (integer && (size_t)(p - digits) != strspn(digits, "0123456789"))
+        return tp_grammar_fail(c->e, "%.*s is not an integer in fill %s", n, s, c->q), -1;
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*s", n, s);
+    errno = 0;
+    if (integer) {
+        *iv = strtoll(tmp, NULL, 10);
+        *v = (double)*iv;
+        if (errno == ERANGE)
+            return tp_grammar_fail(c->e, "%.*s does not fit in int64 in fill %s", n, s, c->q), -1;
+    } else {
+        *v = strtod(tmp, NULL);
+        if (!isfinite(*v))
+            return tp_grammar_fail(c->e, "%.*s is not a finite number in fill %s", n, s, c->q), -1;
+    }
+    return 0;
 }
 
 static void fill_free(fill *f)
@@ -84,120 +173,182 @@ static void fill_free(fill *f)
     }
 }
 
-static fill *parse_fill(cursor *c);
-
-static fill *parse_args(cursor *c, fill *f, int nnum, int with_axis_base)
+static char *dtype_names(unsigned set, char *out, size_t len)
 {
-    if (!eat(c, '(')) {
-        c->err = "'(' after the generator name";
-        return NULL;
-    }
-    int i = 0;
-    if (with_axis_base) {
-        double ax;
-        if (!parse_num(c, &ax) || ax != floor(ax) || ax < 0 || ax > 3) {
-            c->err = "an axis (0..3) as the first argument";
-            return NULL;
-        }
-        f->axis = (int)ax;
-        if (!eat(c, ',')) {
-            c->err = "',' then a nested fill";
-            return NULL;
-        }
-        f->base = parse_fill(c);
-        if (!f->base)
-            return NULL;
-        if (nnum > 0 && !eat(c, ',')) {
-            c->err = "',' then a number";
-            return NULL;
-        }
-    }
-    for (; i < nnum; i++) {
-        if (i > 0 && !eat(c, ',')) {
-            c->err = "',' between arguments";
-            return NULL;
-        }
-        if (!parse_num(c, &f->p[i])) {
-            c->err = "a finite number";
-            return NULL;
-        }
-    }
-    if (!eat(c, ')')) {
-        c->err = "')' closing the argument list";
-        return NULL;
-    }
-    return f;
+    size_t n = 0;
+    out[0] = 0;
+    for (int t = 0; t < TP_NDTYPES && n < len; t++)
+        if (set & TP_DTYPE_BIT(t))
+            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", tp_dtype_name((tp_dtype)t));
+    return out;
 }
 
 static fill *parse_fill(cursor *c)
 {
-    static const struct {
-        const char *name;
-        enum fill_kind kind;
-        int nnum, nested;
-    } forms[] = {
-        {"normal", F_NORMAL, 2, 0},   {"uniform", F_UNIFORM, 2, 0}, {"wide", F_WIDE, 2, 0},
-        {"special", F_SPECIAL, -1, 0}, {"near", F_NEAR, 2, 0},      {"all_f16", F_ALL, -1, 0},
-        {"const", F_CONST, 1, 0},     {"mirror", F_MIRROR, 0, 1},   {"antimirror", F_ANTIMIRROR, 1, 1},
-    };
     skip_ws(c);
     size_t n = 0;
     while (isalnum((unsigned char)c->s[n]) || c->s[n] == '_')
         n++;
-    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
-        if (strlen(forms[k].name) != n || strncmp(forms[k].name, c->s, n) != 0)
-            continue;
-        c->s += n;
-        fill *f = calloc(1, sizeof *f);
-        f->kind = forms[k].kind;
-        if (forms[k].nnum < 0)
-            return f;
-        if (!parse_args(c, f, forms[k].nnum, forms[k].nested)) {
-            fill_free(f);
-            return NULL;
-        }
-        if (f->kind == F_WIDE && (f->p[0] != floor(f->p[0]) || f->p[1] != floor(f->p[1]) ||
-                                  f->p[0] > f->p[1] || f->p[0] < -30 || f->p[1] > 16)) {
-            c->err = "integer exponents -30 <= emin <= emax <= 16 in wide(emin, emax)";
-            fill_free(f);
-            return NULL;
-        }
-        if ((f->kind == F_NORMAL || f->kind == F_NEAR) && f->p[1] < 0) {
-            c->err = "a non-negative spread";
-            fill_free(f);
-            return NULL;
-        }
-        return f;
+    char r[96];
+    if (n == 0) {
+        if (*c->s && !strchr("+-.0123456789(),", *c->s))
+            tp_grammar_fail(c->e, "unexpected character '%c' in fill %s", *c->s, c->q);
+        else
+            tp_grammar_fail(c->e, "expected a fill name at %s in fill %s", rest(c, r, sizeof r), c->q);
+        return NULL;
     }
-    c->err = "one of normal(mu, sigma), uniform(lo, hi), wide(emin, emax), special, near(v, w), "
-             "all_f16, const(v), mirror(axis, F), antimirror(axis, F, sigma)";
+    const tp_fill_form *form = NULL;
+    for (const tp_fill_form *k = forms; k->name && !form; k++)
+        if (strlen(k->name) == n && strncmp(k->name, c->s, n) == 0)
+            form = k;
+    if (!form) {
+        char q[64];
+        tp_grammar_fail(c->e, "unknown fill %s in %s", tp_grammar_quote(c->s, n, q, sizeof q), c->q);
+        return NULL;
+    }
+    if (!(form->dtypes & c->dtype_bit)) {
+        char for_[40], this_[16];
+        tp_grammar_fail(c->e, "fill '%s' is for %s tensors, not %s, in %s", form->name,
+                        dtype_names(form->dtypes, for_, sizeof for_), dtype_names(c->dtype_bit, this_, sizeof this_),
+                        c->q);
+        return NULL;
+    }
+    c->s += n;
+    fill *f = calloc(1, sizeof *f);
+    f->kind = (enum fill_kind)(form - forms);
+    if (!form->args)
+        return f;
+    if (expect(c, '(') != 0)
+        goto bad;
+    int np = 0, ni = 0;
+    for (const char *k = form->sig; *k; k++) {
+        if (k > form->sig && expect(c, ',') != 0)
+            goto bad;
+        double v = 0;
+        int64_t iv = 0;
+        if (*k == 'f') {
+            if (!(f->base = parse_fill(c)))
+                goto bad;
+        } else if (number(c, *k != 'n' || c->index, &v, &iv) != 0)
+            goto bad;
+        else if (*k == 'a') {
+            int max = c->rank >= 0 ? c->rank : TP_MAX_RANK;
+            if (iv < 0 || iv >= max) {
+                if (c->rank >= 0)
+                    tp_grammar_fail(c->e, "axis %lld out of range for a rank-%d tensor in fill %s", (long long)iv,
+                                    c->rank, c->q);
+                else
+                    tp_grammar_fail(c->e, "axis %lld out of range (a tensor has at most %d axes) in fill %s",
+                                    (long long)iv, TP_MAX_RANK, c->q);
+                goto bad;
+            }
+            f->axis = (int)iv;
+        } else if (*k == 'i' || c->index) {
+            f->i[ni++] = iv;
+            f->p[np++] = v;
+        } else
+            f->p[np++] = v;
+    }
+    if (expect(c, ')') != 0)
+        goto bad;
+    const char *bad = NULL;
+    char what[96];
+    switch (f->kind) {
+    case F_NORMAL:
+    case F_NEAR:
+        if (f->p[1] < 0) {
+            snprintf(what, sizeof what, "%s %s %g < 0", form->name, f->kind == F_NORMAL ? "sigma" : "width", f->p[1]);
+            bad = what;
+        }
+        break;
+    case F_UNIFORM:
+        if (!(f->p[0] < f->p[1]))
+            bad = "uniform needs lo < hi";
+        break;
+    case F_WIDE: /* 2^-30 .. 2^17: the binary16 range and a little beyond it on both sides */
+        if (f->i[0] > f->i[1] || f->i[0] < -30 || f->i[1] > 16)
+            bad = "wide needs integer exponents -30 <= emin <= emax <= 16";
+        break;
+    case F_RANDINT:
+        if (!(f->i[0] < f->i[1]))
+            bad = "randint needs lo < hi";
+        break;
+    case F_ZIPF:
+        if (f->i[0] < 1 || f->i[0] > ZIPF_MAX)
+            bad = "zipf needs 1 <= n <= 2^24";
+        break;
+    default:
+        break;
+    }
+    if (bad) {
+        tp_grammar_fail(c->e, "%s in fill %s", bad, c->q);
+        goto bad;
+    }
+    return f;
+bad:
+    fill_free(f);
     return NULL;
 }
 
-static fill *parse_all(const char *text, char *err, size_t errlen)
+/* "normal(mu, sigma), ..., antimirror(axis, F, sigma)": the forms for one
+ * dtype, as every fill error's expected part lists them. */
+static void forms_text(unsigned dtype_bit, char *out, size_t len)
 {
-    cursor c = {text, NULL};
+    size_t n = 0;
+    out[0] = 0;
+    for (const tp_fill_form *k = forms; k->name && n < len; k++) {
+        if (!(k->dtypes & dtype_bit))
+            continue;
+        n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", k->name);
+        if (k->args && n < len)
+            n += (size_t)snprintf(out + n, len - n, "(%s)", k->args);
+        if (k->note && n < len)
+            n += (size_t)snprintf(out + n, len - n, " (%s)", k->note);
+    }
+}
+
+static fill *parse_all(const char *text, tp_dtype dtype, int rank, tp_grammar_error *e)
+{
+    cursor c = {text, text, TP_DTYPE_BIT(dtype), tp_dtype_get(dtype)->index, rank, "", e};
+    size_t n = strlen(text);
+    memset(e, 0, sizeof *e);
+    forms_text(TP_DTYPE_BIT(dtype), e->expected, sizeof e->expected);
+    tp_grammar_quote(text, n > 150 ? 150 : n, c.q, sizeof c.q);
     fill *f = parse_fill(&c);
     if (f) {
         skip_ws(&c);
         if (*c.s) {
-            c.err = "nothing after the fill expression";
+            char r[96];
+            tp_grammar_fail(e, "trailing text %s in fill %s", rest(&c, r, sizeof r), c.q);
             fill_free(f);
             f = NULL;
         }
     }
+    return f;
+}
+
+int tp_fill_check(const char *text, tp_dtype dtype, int rank, tp_grammar_error *e)
+{
+    fill *f = parse_all(text, dtype, rank, e);
+    fill_free(f);
+    return f ? 0 : -1;
+}
+
+/* At run time: the same grammar, the message in one line. */
+static fill *parse_run(const char *text, tp_dtype dtype, char *err, size_t errlen)
+{
+    tp_grammar_error e;
+    fill *f = parse_all(text, dtype, -1, &e);
     if (!f)
-        snprintf(err, errlen, "bad fill \"%s\" at \"%.20s\": expected %s", text, c.s, c.err);
+        snprintf(err, errlen, "%s; expected %s", e.what, e.expected);
     return f;
 }
 
 int tp_fill_parse_check(const char *text, char *err, size_t errlen)
 {
-    fill *f = parse_all(text, err, errlen);
-    if (!f)
-        return -1;
+    fill *f = parse_run(text, TP_F16, err, errlen);
     fill_free(f);
-    return 0;
+    return f ? 0 : -1;
 }
 
 /* Irwin-Hall: a sum of 12 uniforms has mean 6 and variance 1; it uses
@@ -309,7 +460,7 @@ static void fill_rec(const sink *out, int rank, const int64_t *shape, const fill
 static int fill_float(const sink *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
                       const char *tensor_name, char *err, size_t errlen)
 {
-    fill *f = parse_all(text, err, errlen);
+    fill *f = parse_run(text, out->f32 ? TP_F32 : TP_F16, err, errlen);
     if (!f)
         return -1;
     for (fill *g = f; g; g = g->base)
@@ -342,37 +493,29 @@ int tp_fill_f32(float *out, int rank, const int64_t *shape, const char *text, ui
 int tp_fill_int(void *out, int dtype_i64, int64_t numel, const char *text, uint64_t seed,
                 const char *tensor_name, char *err, size_t errlen)
 {
-    long long a = 0, b = 0;
-    int used = 0;
-    enum { RANDINT, ZIPF, CONST } kind;
-    if (sscanf(text, " randint ( %lld , %lld ) %n", &a, &b, &used) == 2 && text[used] == 0 && a < b)
-        kind = RANDINT;
-    else if (sscanf(text, " zipf ( %lld ) %n", &a, &used) == 1 && text[used] == 0 && a >= 1 && a <= (1 << 24))
-        kind = ZIPF;
-    else if (sscanf(text, " const ( %lld ) %n", &a, &used) == 1 && text[used] == 0)
-        kind = CONST;
-    else {
-        snprintf(err, errlen, "bad index fill \"%s\": expected randint(lo, hi) with lo < hi, zipf(n) with "
-                              "1 <= n <= 2^24, or const(v)", text);
+    fill *f = parse_run(text, dtype_i64 ? TP_I64 : TP_I32, err, errlen);
+    if (!f)
         return -1;
-    }
+    const int64_t a = f->i[0], b = f->i[1];
+    const enum fill_kind kind = f->kind;
+    fill_free(f);
     uint64_t stream = tp_rng_stream(tensor_name);
     double *cdf = NULL;
-    if (kind == ZIPF) {
+    if (kind == F_ZIPF) {
         cdf = malloc((size_t)a * sizeof *cdf);
         double h = 0;
-        for (long long k = 0; k < a; k++)
+        for (int64_t k = 0; k < a; k++)
             cdf[k] = h += 1.0 / (double)(k + 1);
     }
     for (int64_t i = 0; i < numel; i++) {
-        long long v = a;
-        if (kind == RANDINT)
-            v = a + (long long)(tp_rng_u64(seed, stream, (uint64_t)i * 16) % (uint64_t)(b - a));
-        else if (kind == ZIPF) {
+        int64_t v = a; /* const(v) */
+        if (kind == F_RANDINT)
+            v = a + (int64_t)(tp_rng_u64(seed, stream, (uint64_t)i * 16) % (uint64_t)(b - a));
+        else if (kind == F_ZIPF) {
             double u = tp_rng_uniform(seed, stream, (uint64_t)i * 16) * cdf[a - 1];
-            long long lo = 0, hi = a - 1; /* first k with cdf[k] > u */
+            int64_t lo = 0, hi = a - 1; /* first k with cdf[k] > u */
             while (lo < hi) {
-                long long mid = lo + (hi - lo) / 2;
+                int64_t mid = lo + (hi - lo) / 2;
                 if (cdf[mid] > u)
                     hi = mid;
                 else

@@ -34,7 +34,7 @@
  *                       -x[p - h] + sigma * z (z as in normal): sums over the
  *                       axis nearly cancel
  *
- * Index tensors (i32, i64) take one of:
+ * Index tensors (i32, i64) take one of (integer arguments only):
  *   randint(lo, hi)     uniform integer with lo <= v < hi
  *   zipf(n)             v in [0, n) with P(v) proportional to 1/(v+1): a
  *                       few rows receive most of the indices (computed by
@@ -43,6 +43,9 @@
  */
 #ifndef TP_RNG_H
 #define TP_RNG_H
+#include "core/tp_dtype.h"
+#include "core/tp_grammar.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,8 +54,29 @@ uint64_t tp_rng_u64(uint64_t seed, uint64_t stream, uint64_t counter);
 /* Uniform in [0, 1) with 53 random bits. */
 double tp_rng_uniform(uint64_t seed, uint64_t stream, uint64_t counter);
 
-/* Check a fill expression without filling anything. Returns 0 when it is
- * valid; otherwise writes what was expected into err. */
+/* The forms of the grammar above, one per generator: its name, its
+ * arguments as messages write them ("mu, sigma"; NULL: no argument list),
+ * their number and kinds (sig: n a number, i an integer, a an axis, f a
+ * nested fill), the dtypes it fills (TP_DTYPE_BIT set) and, for index
+ * fills, the values it draws. Terminated by an entry whose name is NULL;
+ * the registry publishes it. */
+typedef struct {
+    const char *name;
+    const char *args;
+    int arity;
+    const char *sig;
+    unsigned dtypes;
+    const char *note;
+} tp_fill_form;
+const tp_fill_form *tp_fill_forms(void);
+
+/* Checks a contract's fill for a tensor of this dtype and rank (rank < 0:
+ * any rank): 0, or -1 with what is wrong and the forms that dtype takes
+ * in *e. The generator calls it through oracles/registry_tool.c. */
+int tp_fill_check(const char *fill, tp_dtype dtype, int rank, tp_grammar_error *e);
+
+/* Check a binary16 fill without filling anything. Returns 0 when it is
+ * valid; otherwise writes what is wrong and what was expected into err. */
 int tp_fill_parse_check(const char *fill, char *err, size_t errlen);
 
 /* Fill a binary16 tensor of the given shape (row-major) from a fill
@@ -66,7 +90,8 @@ int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *fill,
 int tp_fill_f32(float *out, int rank, const int64_t *shape, const char *fill, uint64_t seed,
                 const char *tensor_name, char *err, size_t errlen);
 
-/* Fill an index tensor (dtype TP_I32 or TP_I64, passed as an int). */
+/* Fill an index tensor (dtype TP_I32 or TP_I64, passed as an int). The
+ * grammar is the one above, restricted to the index forms. */
 int tp_fill_int(void *out, int dtype_i64, int64_t numel, const char *fill, uint64_t seed,
                 const char *tensor_name, char *err, size_t errlen);
 

@@ -3,33 +3,20 @@
 Every error is a ContractError carrying the line of the offending key, so the
 CLI prints exactly one line `FILE:LINE: what; expected what` and exits 2.
 """
-import ast
 import hashlib
 import json
 import os
 import re
 import tomllib
 
-# Operations the checker knows (oracles/registry.c); grows with the registry.
-KNOWN_OPS = ("gemm", "gelu_bwd", "gelu_fwd", "softmax_fwd", "softmax_xent_bwd", "embedding_fwd",
-             "embedding_bwd", "layernorm_fwd", "layernorm_bwd_input", "layernorm_bwd_params")
-DTYPES = ("f16", "f32", "i32", "i64")
+import registry
+
+# The ops, dtypes and limits come from the registry (build/gen/registry.json,
+# written by the C core); shape expressions, fills and dim and tensor names
+# are checked by the C grammar (gen/registry.py).
 ROLES = ("input", "output")
-MAX_DIMS = 8      # tp_case.dims[8]
-MAX_TENSORS = 8   # tp_case.tensors[8]
-MAX_RANK = 4      # tp_tensor.shape[4]
-FUNCS = {"ceil_div": 2, "min": 2, "max": 2, "next_pow2": 1}
-C_FUNCS = {"ceil_div": "tp_ceil_div", "min": "tp_min", "max": "tp_max",
-           "next_pow2": "tp_next_pow2"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 CASE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
-C_KEYWORDS = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do",
-    "double", "else", "enum", "extern", "float", "for", "goto", "if", "int",
-    "long", "register", "return", "short", "signed", "sizeof", "static",
-    "struct", "switch", "typedef", "union", "unsigned", "void", "volatile",
-    "while", "inline", "restrict", "bool", "true", "false", "class", "new",
-    "delete", "this", "template", "namespace", "and", "or", "not"}
 
 
 class ContractError(Exception):
@@ -152,233 +139,6 @@ class Locator:
 
 
 # --------------------------------------------------------------------------
-# Expressions
-
-class ExprError(Exception):
-    pass
-
-
-_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
-        ast.Eq: "==", ast.NotEq: "!="}
-_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Mod: "%"}
-
-
-def parse_expr(text, dims, boolean=False):
-    """Validate an expression over dims; return its AST.
-    boolean=True allows (and requires) comparisons / and / or at the top."""
-    if not isinstance(text, str):
-        raise ExprError("not a string")
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as e:
-        raise ExprError(f"syntax error in {text!r} ({e.msg})")
-
-    def walk(node, ctx):
-        # ctx: "bool" (a condition) or "int" (an integer value)
-        if isinstance(node, ast.BoolOp):
-            if ctx != "bool":
-                raise ExprError(f"'and'/'or' inside an integer expression in {text!r}")
-            for v in node.values:
-                walk(v, "bool")
-        elif isinstance(node, ast.Compare):
-            if ctx != "bool":
-                raise ExprError(f"comparison inside an integer expression in {text!r}"
-                                if boolean else f"comparison in {text!r}")
-            for op in node.ops:
-                if type(op) not in _CMP:
-                    raise ExprError(f"operator {type(op).__name__} in {text!r}")
-            walk(node.left, "int")
-            for c in node.comparators:
-                walk(c, "int")
-        elif ctx == "bool":
-            raise ExprError(f"{text!r} is not a condition")
-        elif isinstance(node, ast.BinOp):
-            if type(node.op) not in _BIN:
-                sym = {ast.FloorDiv: "//", ast.Pow: "**", ast.BitAnd: "&",
-                       ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
-                       ast.RShift: ">>"}.get(type(node.op), type(node.op).__name__)
-                raise ExprError(f"operator {sym!r} in {text!r}")
-            walk(node.left, "int")
-            walk(node.right, "int")
-        elif isinstance(node, ast.UnaryOp):
-            if not isinstance(node.op, (ast.USub, ast.UAdd)):
-                raise ExprError(f"unary operator {type(node.op).__name__} in {text!r}")
-            walk(node.operand, "int")
-        elif isinstance(node, ast.Constant):
-            if type(node.value) is not int:
-                raise ExprError(f"constant {node.value!r} in {text!r} is not an integer")
-            if node.value >= 2**63:
-                raise ExprError(f"constant {node.value} in {text!r} does not fit in int64")
-        elif isinstance(node, ast.Name):
-            if node.id not in dims:
-                raise ExprError(f"unknown dim {node.id!r} in {text!r}")
-        elif isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCS:
-                fn = node.func.id if isinstance(node.func, ast.Name) else "?"
-                raise ExprError(f"unknown function {fn!r} in {text!r}")
-            if node.keywords or len(node.args) != FUNCS[node.func.id]:
-                raise ExprError(f"{node.func.id} takes {FUNCS[node.func.id]} "
-                                f"positional argument(s) in {text!r}")
-            for a in node.args:
-                walk(a, "int")
-        else:
-            raise ExprError(f"{type(node).__name__} not allowed in {text!r}")
-
-    walk(tree.body, "bool" if boolean else "int")
-    return tree.body
-
-
-def expr_to_c(node, names=None):
-    """Render a validated expression AST as C (fully parenthesised).
-    names maps a dim name to the C identifier to use (default: itself)."""
-    names = names or {}
-    if isinstance(node, ast.BoolOp):
-        op = " && " if isinstance(node.op, ast.And) else " || "
-        return "(" + op.join(expr_to_c(v, names) for v in node.values) + ")"
-    if isinstance(node, ast.Compare):
-        parts = []
-        left = node.left
-        for op, right in zip(node.ops, node.comparators):
-            parts.append(f"({expr_to_c(left, names)} {_CMP[type(op)]} {expr_to_c(right, names)})")
-            left = right
-        return parts[0] if len(parts) == 1 else "(" + " && ".join(parts) + ")"
-    if isinstance(node, ast.BinOp):
-        return f"({expr_to_c(node.left, names)} {_BIN[type(node.op)]} {expr_to_c(node.right, names)})"
-    if isinstance(node, ast.UnaryOp):
-        return f"({'-' if isinstance(node.op, ast.USub) else '+'}{expr_to_c(node.operand, names)})"
-    if isinstance(node, ast.Constant):
-        return str(node.value)
-    if isinstance(node, ast.Name):
-        return names.get(node.id, node.id)
-    if isinstance(node, ast.Call):
-        return C_FUNCS[node.func.id] + "(" + ", ".join(expr_to_c(a, names) for a in node.args) + ")"
-    raise AssertionError(node)
-
-
-def strip_outer(c):
-    """Drop one pair of outer parentheses when they enclose the whole text."""
-    if c.startswith("(") and c.endswith(")"):
-        depth = 0
-        for i, ch in enumerate(c):
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0 and i < len(c) - 1:
-                return c
-        return c[1:-1]
-    return c
-
-
-# --------------------------------------------------------------------------
-# Fill expressions for index tensors (core/tp_rng.h, tp_fill_int)
-
-_INT_FILL = re.compile(r"\s*(?:(randint)\s*\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)|"
-                       r"(zipf)\s*\(\s*(\d+)\s*\)|(const)\s*\(\s*([+-]?\d+)\s*\))\s*")
-
-
-def check_int_fill(text):
-    m = _INT_FILL.fullmatch(text)
-    if not m:
-        raise FillError(f"bad index fill {text!r}")
-    if m.group(1) and not int(m.group(2)) < int(m.group(3)):
-        raise FillError(f"randint needs lo < hi in fill {text!r}")
-    if m.group(4) and int(m.group(5)) < 1:
-        raise FillError(f"zipf needs n >= 1 in fill {text!r}")
-
-
-# --------------------------------------------------------------------------
-# Fill expressions (grammar implemented by the C core, core/tp_rng.h)
-
-_FILL_TOKEN = re.compile(r"\s*(?:(?P<num>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|"
-                         r"(?P<id>[A-Za-z_][A-Za-z0-9_]*)|(?P<p>[(),]))")
-FILL_FORMS = ("normal(mu, sigma), uniform(lo, hi), wide(emin, emax), special, "
-              "near(v, w), all_f16, const(v), mirror(axis, F), antimirror(axis, F, sigma)")
-INT_FILL_FORMS = "randint(lo, hi) (lo <= v < hi), zipf(n) (P(v) ~ 1/(v+1), 0 <= v < n), const(v)"
-
-
-class FillError(Exception):
-    pass
-
-
-def check_fill(text, rank, dtype="f16"):
-    if not isinstance(text, str):
-        raise FillError("fill is not a string")
-    if dtype in ("i32", "i64"):
-        return check_int_fill(text)
-    toks = []
-    pos = 0
-    s = text.strip()
-    while pos < len(s):
-        m = _FILL_TOKEN.match(s, pos)
-        if not m or m.end() == pos:
-            raise FillError(f"unexpected character {s[pos]!r} in fill {text!r}")
-        kind = m.lastgroup
-        toks.append((kind, m.group(kind)))
-        pos = m.end()
-        while pos < len(s) and s[pos].isspace():
-            pos += 1
-    i = 0
-
-    def peek():
-        return toks[i] if i < len(toks) else (None, None)
-
-    def take(kind, val=None, what=None):
-        nonlocal i
-        k, v = peek()
-        if k != kind or (val is not None and v != val):
-            raise FillError(f"expected {what or val or kind} at {' '.join(t[1] for t in toks[i:]) or 'end'!r} in fill {text!r}")
-        i += 1
-        return v
-
-    def number(integer=False):
-        v = take("num", what="an integer" if integer else "a number")
-        if integer:
-            if not re.fullmatch(r"[+-]?\d+", v):
-                raise FillError(f"{v} is not an integer in fill {text!r}")
-            return int(v)
-        return float(v)
-
-    def fill():
-        name = take("id", what="a fill name")
-        if name in ("special", "all_f16"):
-            return
-        take("p", "(")
-        if name in ("normal", "uniform", "near"):
-            a = number()
-            take("p", ",")
-            b = number()
-            if name == "normal" and b < 0:
-                raise FillError(f"normal sigma {b} < 0 in fill {text!r}")
-            if name == "uniform" and not a < b:
-                raise FillError(f"uniform needs lo < hi in fill {text!r}")
-            if name == "near" and b < 0:
-                raise FillError(f"near width {b} < 0 in fill {text!r}")
-        elif name == "wide":
-            a = number(True)
-            take("p", ",")
-            b = number(True)
-            if a > b:
-                raise FillError(f"wide needs emin <= emax in fill {text!r}")
-        elif name == "const":
-            number()
-        elif name in ("mirror", "antimirror"):
-            axis = number(True)
-            if not 0 <= axis < rank:
-                raise FillError(f"axis {axis} out of range for a rank-{rank} tensor in fill {text!r}")
-            take("p", ",")
-            fill()
-            if name == "antimirror":
-                take("p", ",")
-                number()
-        else:
-            raise FillError(f"unknown fill {name!r} in {text!r}")
-        take("p", ")")
-
-    fill()
-    if i != len(toks):
-        raise FillError(f"trailing text {' '.join(t[1] for t in toks[i:])!r} in fill {text!r}")
-
-
-# --------------------------------------------------------------------------
 # Schema walking
 
 def _tname(v):
@@ -392,6 +152,8 @@ class Validator:
         self.root = root
         self.text = None
         self.loc = None
+        self.reg = registry.load()
+        self.checks = None
 
     def load(self):
         try:
@@ -456,26 +218,39 @@ class Validator:
             out.append(x)
         return out
 
+    def grammar(self, path, what_prefix, item):
+        """The C side's answer for one item (gen/registry.py); on a refusal
+        the error at path, in the C grammar's words."""
+        r = self.checks.ask(item)
+        if not r["ok"]:
+            self.err(path, what_prefix + r["what"], r["expected"])
+        return r.get("c")
+
     def expr(self, text, path, dims, boolean=False):
+        """An expression's C rendering, as the plan carries it."""
         if type(text) is int and not boolean:
             text = str(text)
         if type(text) is not str:
             self.err(path, f"{path[-1]} is {_tname(text)}", "an expression string")
-        try:
-            return parse_expr(text, dims, boolean)
-        except ExprError as e:
-            dimlist = ", ".join(dims)
-            if boolean:
-                exp = (f"a condition over the dims ({dimlist}): integers, + - * / %, "
-                       "comparisons, and/or, ceil_div/min/max/next_pow2")
-            else:
-                exp = (f"an integer expression over the dims ({dimlist}): integers, + - * / %, "
-                       "parentheses, ceil_div(a, b), min(a, b), max(a, b), next_pow2(a)")
-            self.err(path, f"bad expression: {e}", exp)
+        return self.grammar(path, "bad expression: ",
+                            {"kind": "condition" if boolean else "value", "text": text})
 
     # ----------------------------------------------------------------------
     def validate(self):
+        """The plan. Two walks over the contract (gen/registry.py Checks):
+        the first collects what the C grammar checks, the second reports the
+        first error in reading order, grammar or not, and builds the plan."""
         self.load()
+        self.checks = registry.Checks()
+        try:
+            self._walk()
+        except ContractError:
+            pass  # found again, in its place, by the second walk
+        dims = self.doc.get("dims")
+        self.checks.run([x for x in dims if type(x) is str] if type(dims) is list else [])
+        return self._walk()
+
+    def _walk(self):
         d = self.doc
         P = []
         self.table(d, P, ["contract", "summary", "op", "dims", "kernel", "tensor",
@@ -487,13 +262,14 @@ class Validator:
                      f"contract = {stem!r}")
         summary = self.string(d, P, "summary")
         op = self.string(d, P, "op")
-        if op not in KNOWN_OPS:
-            self.err(["op"], f"unknown op {op!r}", "one of " + ", ".join(KNOWN_OPS))
-        dims = self.str_list(d, P, "dims", 1, MAX_DIMS)
+        reg = self.reg
+        if op not in reg.ops:
+            self.err(["op"], f"unknown op {op!r}", "one of " + ", ".join(reg.ops))
+        op_dtypes = reg.ops[op]["dtypes"]
+        limits = reg.limits
+        dims = self.str_list(d, P, "dims", 1, limits["max_dims"])
         for i, dn in enumerate(dims):
-            if not IDENT.match(dn) or dn in C_KEYWORDS or dn in FUNCS or dn.startswith("tp_"):
-                self.err(["dims"], f"dim name {dn!r} is not usable",
-                         "a C identifier that is not a keyword, a function name or tp_*")
+            self.grammar(["dims"], "", {"kind": "dim_name", "text": dn})
             if dn in dims[:i]:
                 self.err(["dims"], f"dim {dn!r} listed twice", "distinct dim names")
 
@@ -501,17 +277,16 @@ class Validator:
         tensors_raw = d["tensor"]
         if type(tensors_raw) is not list or not tensors_raw or any(type(t) is not dict for t in tensors_raw):
             self.err(["tensor"], "tensor is not an array of tables", "[[tensor]] entries")
-        if len(tensors_raw) > MAX_TENSORS:
-            self.err(["tensor", MAX_TENSORS], f"{len(tensors_raw)} tensors",
-                     f"at most {MAX_TENSORS} tensors")
+        if len(tensors_raw) > limits["max_tensors"]:
+            self.err(["tensor", limits["max_tensors"]], f"{len(tensors_raw)} tensors",
+                     f"at most {limits['max_tensors']} tensors")
         tensors = []
         names = set()
         for i, t in enumerate(tensors_raw):
             tp = ["tensor", i]
             self.table(t, tp, ["name", "dtype", "shape", "role"], ["init", "values"])
             tn = self.string(t, tp, "name")
-            if not IDENT.match(tn) or tn in C_KEYWORDS:
-                self.err(tp + ["name"], f"tensor name {tn!r} is not usable", "a C identifier")
+            self.grammar(tp + ["name"], "", {"kind": "tensor_name", "text": tn})
             if tn in names:
                 self.err(tp + ["name"], f"tensor {tn!r} declared twice", "distinct tensor names")
             if tn in dims:
@@ -519,32 +294,32 @@ class Validator:
                          "tensor names distinct from dim names")
             names.add(tn)
             dt = self.string(t, tp, "dtype")
-            if dt not in DTYPES:
-                self.err(tp + ["dtype"], f"unknown dtype {dt!r}", "one of " + ", ".join(DTYPES))
+            if dt not in reg.dtypes:
+                self.err(tp + ["dtype"], f"unknown dtype {dt!r}", "one of " + ", ".join(reg.dtypes))
+            if dt not in op_dtypes:
+                self.err(tp + ["dtype"], f"op {op} takes no {dt} tensors",
+                         "one of " + ", ".join(op_dtypes) + f" (the dtypes op {op} reads and writes)")
+            index = reg.dtypes[dt]["index"]
             role = self.string(t, tp, "role")
             if role not in ROLES:
                 self.err(tp + ["role"], f"unknown role {role!r}", "input or output")
-            shape = self.str_list(t, tp, "shape", 1, MAX_RANK, allow_int=True)
-            shape_c = [strip_outer(expr_to_c(self.expr(s, tp + ["shape"], dims))) for s in shape]
+            shape = self.str_list(t, tp, "shape", 1, limits["max_rank"], allow_int=True)
+            shape_c = [self.expr(s, tp + ["shape"], dims) for s in shape]
             entry = {"name": tn, "dtype": dt, "shape": shape_c, "role": role}
             if "values" in t:
-                if role != "input" or dt not in ("i32", "i64"):
+                if role != "input" or not index:
                     self.err(tp + ["values"], f"values for {role} {dt} tensor {tn!r}",
-                             "values = [lo, hi] only on i32/i64 inputs (indices)")
+                             "values = [lo, hi] only on " + "/".join(reg.index_dtypes()) + " inputs (indices)")
                 vals = self.str_list(t, tp, "values", 2, 2, allow_int=True)
-                entry["values"] = [strip_outer(expr_to_c(self.expr(v, tp + ["values"], dims))) for v in vals]
+                entry["values"] = [self.expr(v, tp + ["values"], dims) for v in vals]
             if "init" in t:
                 init = t["init"]
                 if role != "output":
                     self.err(tp + ["init"], f"init for input tensor {tn!r}",
                              "init only on outputs (inputs take a fill in each case)")
                 ok = init in ("poison", "zeros")
-                if not ok and dt == "f16" and type(init) is str:
-                    try:
-                        check_fill(init, len(shape), dt)
-                        ok = True
-                    except FillError:
-                        ok = False
+                if not ok and dt == "f16" and type(init) is str:  # the runtime fills an init as f16 only
+                    ok = self.checks.ask({"kind": "fill", "text": init, "dtype": dt, "rank": len(shape)})["ok"]
                 if not ok:
                     self.err(tp + ["init"], f"init = {init!r}",
                              "\"poison\" (all bits set, the default), \"zeros\", or an f16 fill such as \"const(7)\"")
@@ -579,9 +354,9 @@ class Validator:
                      f"__global__ void {entry}(...) defined in the kernel source")
         block = self.str_list(k, KP, "block", 1, 3, allow_int=True)
         grid = self.str_list(k, KP, "grid", 1, 3, allow_int=True)
-        block_c = [strip_outer(expr_to_c(self.expr(e, KP + ["block"], dims))) for e in block]
-        grid_c = [strip_outer(expr_to_c(self.expr(e, KP + ["grid"], dims))) for e in grid]
-        shm_c = strip_outer(expr_to_c(self.expr(k["shared_bytes"], KP + ["shared_bytes"], dims)))
+        block_c = [self.expr(e, KP + ["block"], dims) for e in block]
+        grid_c = [self.expr(e, KP + ["grid"], dims) for e in grid]
+        shm_c = self.expr(k["shared_bytes"], KP + ["shared_bytes"], dims)
         args = self.str_list(k, KP, "args", 1, 64)
         by_name = {t["name"]: t for t in tensors}
         for a in args:
@@ -619,7 +394,17 @@ class Validator:
                     self.err(["model", "constants", cn],
                              f"constant {cn} = {cv!r} does not appear verbatim in {src}",
                              "each model constant to be the literal used in the kernel source")
-        json.dumps(model)  # TOML dates would fail here; they have no use in a model
+        try:
+            json.dumps(model)
+        except TypeError:
+            self.err(["model"], "model holds a TOML date or time", "strings, numbers, booleans, arrays and tables")
+        # keys with a fixed set of values (the registry says which): the
+        # checker's check_model judges the whole model when it runs
+        for key, v in model.items():
+            k = reg.model_key(op, key)
+            if k and "values" in k and v not in k["values"]:
+                self.err(["model", key], f"model.{key} is {json.dumps(v)}",
+                         "one of " + " ".join(json.dumps(x) for x in k["values"]) + f" (op {op})")
         # claim
         claim = d["claim"]
         if type(claim) is not dict:
@@ -642,9 +427,9 @@ class Validator:
         for i, r in enumerate(rr):
             rp = ["require", i]
             self.table(r, rp, ["expr", "message"])
-            node = self.expr(r["expr"], rp + ["expr"], dims, boolean=True)
+            cond = self.expr(r["expr"], rp + ["expr"], dims, boolean=True)
             msg = self.string(r, rp, "message")
-            reqs.append({"expr": strip_outer(expr_to_c(node)), "message": msg})
+            reqs.append({"expr": cond, "message": msg})
 
         # cases
         cases_raw = d["case"]
@@ -691,12 +476,11 @@ class Validator:
                 if by_name[tn]["role"] != "input":
                     self.err(cp + ["fill", tn], f"fill for output tensor {tn!r} in case {cn!r}",
                              "no fill for outputs (the harness poisons them)")
-                dt = by_name[tn]["dtype"]
-                try:
-                    check_fill(fx, len(by_name[tn]["shape"]), dt)
-                except FillError as e:
-                    self.err(cp + ["fill", tn], f"bad fill for {tn}: {e}",
-                             INT_FILL_FORMS if dt in ("i32", "i64") else FILL_FORMS)
+                if type(fx) is not str:
+                    self.err(cp + ["fill", tn], f"bad fill for {tn}: fill is {_tname(fx)}", "a fill expression string")
+                self.grammar(cp + ["fill", tn], f"bad fill for {tn}: ",
+                             {"kind": "fill", "text": fx, "dtype": by_name[tn]["dtype"],
+                              "rank": len(by_name[tn]["shape"])})
             for t in tensors:
                 if t["role"] == "input" and t["name"] not in fill:
                     self.err(cp + ["fill"], f"case {cn!r} has no fill for input {t['name']!r}",

@@ -23,6 +23,21 @@ ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok 
 /usr/bin/python3 gen/npy_fixtures.py "$tmp/fx"
 ok $? "gen/npy_fixtures.py writes the fixtures with NumPy $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
 
+# The lists come from the registry (build/gen/registry.json) and the
+# fixtures: the dtypes tolproof reads, as NumPy descrs ("<f2, <f4, <i4 or
+# <i8"), and the contracts with fixtures, which must cover every op.
+reg=$root/build/gen/registry.json
+descrs=$(/usr/bin/python3 -c 'import json, sys
+d = [t["npy_descr"] for t in json.load(open(sys.argv[1]))["dtypes"]]
+print(", ".join(d[:-1]) + " or " + d[-1])' "$reg")
+ok $? "the registry lists the dtypes: $descrs"
+ops=$(cd "$tmp/fx" && for d in */check.args; do echo "${d%/check.args}"; done)
+uncovered=$(/usr/bin/python3 -c 'import json, os, sys
+reg, gen = sys.argv[1], sys.argv[2]
+have = {json.load(open(os.path.join(gen, c + ".plan.json")))["op"] for c in sys.argv[3:]}
+print(" ".join(o["name"] for o in json.load(open(reg))["ops"] if o["name"] not in have))' "$reg" "$root/build/gen" $ops)
+[ $? = 0 ] && [ -z "$uncovered" ]; ok $? "every op of the registry has a fixture contract (missing: ${uncovered:-none})"
+
 # status NAME WANT PATTERN DIR ARGS...: runs check on contract DIR (or
 # $CONTRACT) in the fixture folder DIR; the status must be WANT and, if
 # PATTERN is not empty, the output (stdout and stderr) must contain it.
@@ -47,8 +62,6 @@ args_with() {
     done <"$tmp/fx/$contract/check.args"
 }
 
-ops="gemm_fwd gemm_bwd_a gelu_fwd gelu_bwd softmax_fwd softmax_xent_bwd embedding_fwd embedding_bwd layernorm_fwd
-     layernorm_bwd_input layernorm_bwd_params"
 for c in $ops; do
     d="$tmp/fx/$c"
     out=$(cat "$d/out")
@@ -70,8 +83,8 @@ for c in $ops; do
     bad bad_truncated "truncated"
     bad bad_trailing "trailing bytes"
     bad bad_noshape "no shape tuple in the header"
-    bad bad_f8 "dtype '<f8' is not supported: expected <f2, <f4, <i4 or <i8"
-    bad bad_bigendian "is not supported: expected <f2, <f4, <i4 or <i8 (little-endian; this file is big-endian)"
+    bad bad_f8 "dtype '<f8' is not supported: expected $descrs"
+    bad bad_bigendian "is not supported: expected $descrs (little-endian; this file is big-endian)"
     [ -f "$d/bad_fortran.npy" ] && bad bad_fortran "fortran_order is True: only C order is supported"
     mapfile -t a < <(args_with "$c" "$out" bad_shape.npy)
     status "$c/bad_shape" 2 "but output $out (bad_shape.npy, shape [" "$c" "${a[@]}"

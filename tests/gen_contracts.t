@@ -130,6 +130,14 @@ if grep -q '"expr": "(K <= 8192) && (M >= 1)"' "$tmp/ok/plan.json" &&
 else
     not_ok "plan renders requires with && and launch expressions as C" "$(grep -A2 '"expr"\|grid' "$tmp/ok/plan.json")"
 fi
+mkdir -p "$tmp/ok/chain"
+base | sed -e '40s/.*/expr = "1 <= M <= 8192 and K % 16 == 0"/' >"$tmp/ok/chain/gemm_fwd.toml"
+if $GEN plan "$tmp/ok/chain/gemm_fwd.toml" -o "$tmp/ok/chain.json" &&
+    grep -q '"expr": "((1 <= M) \&\& (M <= 8192)) \&\& ((K % 16) == 0)"' "$tmp/ok/chain.json"; then
+    ok "a chained comparison renders as C's && of its pairs"
+else
+    not_ok "a chained comparison renders as C's && of its pairs" "$(grep '"expr"' "$tmp/ok/chain.json" 2>&1)"
+fi
 for b in cuda hip; do
     if $GEN harness "$tmp/ok/gemm_fwd.toml" --backend $b -o "$tmp/ok/$b.hip" &&
         grep -q 'hipLaunchKernelGGL(gemm_fwd' "$tmp/ok/$b.hip" && grep -q "\"$b\"" "$tmp/ok/$b.hip"; then
@@ -167,7 +175,7 @@ bad "unknown dim in a shape" 23 "unknown dim 'Q'" '23s/"N"/"Q"/'
 bad "unknown dim in a grid expression" 10 "unknown dim 'X'" '10s/ceil_div(M, 16)/ceil_div(X, 16)/'
 bad "bad expression: call of an unknown function" 10 "unknown function '__import__'" "10s/ceil_div(N, 16)/__import__('os')/"
 bad "bad expression: power" 9 "operator '\\*\\*'" '9s/"16", "16"/"2 ** 4", "16"/'
-bad "bad expression: attribute" 11 "Attribute" '11s/"0"/"M.real"/'
+bad "bad expression: attribute" 11 "attribute '.real' not allowed" '11s/"0"/"M.real"/'
 bad "bad expression: float constant" 11 "not an integer" '11s/"0"/"0.5"/'
 bad "bad expression: syntax" 10 "syntax error" '10s/ceil_div(N, 16)/ceil_div(N, /'
 bad "bad expression: wrong arity" 10 "takes 2" '10s/ceil_div(N, 16)/ceil_div(N)/'
@@ -194,6 +202,22 @@ bad "bad fill: missing argument" 54 "expected" '54s/mirror(1, normal(0, 1))/anti
 bad "duplicate case names" 51 "duplicate case name 'a'" '51s/"b"/"a"/'
 bad "duplicate tensor names" 21 "declared twice" '21s/"B"/"A"/'
 bad "unknown key inside an inline table" 46 "unknown dim 'L'" '46s/}/, L = 2 }/'
+# the C grammar (core/tp_expr.c, core/tp_rng.c) and the registry refuse what the Python checks refused
+bad "a C keyword as a dim name" 4 "dim name 'int' is not usable: a C keyword" '4s/"K"\]/"K", "int"]/'
+bad "a function name as a dim name" 4 "dim name 'min' is not usable: a function" '4s/"K"\]/"K", "min"]/'
+bad "a tp_ dim name" 4 "dim name 'tp_k' is not usable: tp_ names" '4s/"K"\]/"K", "tp_k"]/'
+bad "a C keyword as a tensor name" 21 "tensor name 'char' is not usable: a C keyword" '21s/"B"/"char"/'
+bad "bad expression: unknown function in a require" 40 "unknown function 'foo'" '40s/.*/expr = "foo(K) <= 8192"/'
+bad "bad expression: next_pow2 with two arguments" 9 "next_pow2 takes 1 argument" '9s/"16", "16"/"next_pow2(M, N)", "16"/'
+bad "bad expression: and/or in a value" 17 "'and'/'or' inside an integer expression" '17s/"M"/"M and K"/'
+bad "bad expression: comparison as a function argument" 40 "comparison inside an integer expression" '40s/.*/expr = "max(K < 2, M) > 0"/'
+bad "bad expression: C's && in a require" 40 "'&&' is written 'and'" '40s/ and / \&\& /'
+bad "bad expression: constant beyond int64" 11 "does not fit in int64" '11s/"0"/"9223372036854775808"/'
+bad "a dtype the op does not take" 22 "op gemm takes no f32 tensors" '22s/f16/f32/'
+bad "a model value the op does not offer" 33 'model.accumulation is "fp64"' '33s/fp32/fp64/'
+bad "bad fill: an index fill for an f16 tensor" 47 "fill 'randint' is for i32, i64 tensors, not f16" '47s/A = "normal(0, 1)"/A = "randint(0, 4)"/'
+bad "bad fill: uniform needs lo < hi" 47 "uniform needs lo < hi" '47s/A = "normal(0, 1)"/A = "uniform(1, 0)"/'
+bad "bad fill: wide beyond the generator's exponents" 47 "wide needs integer exponents" '47s/A = "normal(0, 1)"/A = "wide(-40, 0)"/'
 # multi-line inline arrays / later keys: the locator finds the key's own line
 bad "key after a multi-line array" 17 "unknown key 'nme'" '12s/.*/args = [\n  "A", "B", "C",\n  "M", "N", "K"]/;15s/name/nme/'
 

@@ -1,6 +1,11 @@
 /* Checks the support code a case is built from:
  *  - tp_expr_eval: precedence, associativity, the functions, errors
  *    (unknown dim named in the message, division by zero, syntax);
+ *  - tp_expr_check (a contract's expressions): the C rendering plans
+ *    carry, which evaluates to the same value, and the refusals the
+ *    generator reports (unknown dims and functions, arity, comparisons
+ *    where a value is expected, operators and constants the language
+ *    lacks, C keywords as names); tp_fill_check per dtype and rank;
  *  - tp_rng: fixed values (from the formula in tp_rng.h, computed
  *    independently) so that any change to the generator is caught; fills
  *    are reproducible, depend on seed and tensor name, normal(0, 1) has
@@ -116,6 +121,180 @@ static void test_expr(void)
     expr_refused("min(1)", "argument");
     expr_refused("foo(1, 2)", "unknown function");
     expr_refused("", "expected");
+}
+
+/* ---- tp_expr_check: a contract's expressions ---------------------------- */
+
+static void check_renders(const char *text, tp_expr_kind kind, const char *want_c)
+{
+    char c[256] = "";
+    tp_grammar_error e;
+    int rc = tp_expr_check(text, kind, 4, dim_names, c, sizeof c, &e);
+    if (!tap_ok(rc == 0 && strcmp(c, want_c) == 0, "contract expr \"%s\" renders as \"%s\"", text, want_c))
+        tap_diag("  got rc %d c \"%s\" what \"%s\"", rc, c, e.what);
+}
+
+static void check_refused(const char *text, tp_expr_kind kind, const char *needle)
+{
+    char c[256] = "";
+    tp_grammar_error e;
+    int rc = tp_expr_check(text, kind, 4, dim_names, c, sizeof c, &e);
+    if (!tap_ok(rc == -1 && strstr(e.what, needle) && strstr(e.expected, "over the dims (M, N, K, block_k)"),
+                "contract expr \"%s\" refused: \"%s\"", text, needle))
+        tap_diag("  got rc %d c \"%s\" what \"%s\" expected \"%s\"", rc, c, e.what, e.expected);
+}
+
+static void test_expr_check(void)
+{
+    const tp_expr_kind V = TP_EXPR_VALUE, C = TP_EXPR_CONDITION;
+    check_renders("M", V, "M");
+    check_renders("16", V, "16");
+    check_renders("ceil_div(N, 16)", V, "tp_ceil_div(N, 16)");
+    check_renders("(M + N) * 2", V, "(M + N) * 2");
+    check_renders("M + N * 2", V, "M + (N * 2)");
+    check_renders("-M * 2", V, "(-M) * 2");
+    check_renders("-(-M)", V, "-(-M)");
+    check_renders("+K", V, "+K");
+    check_renders("max(min(M, K), next_pow2(block_k))", V, "tp_max(tp_min(M, K), tp_next_pow2(block_k))");
+    check_renders("K <= 8192 and M >= 1", C, "(K <= 8192) && (M >= 1)");
+    check_renders("K % 16 == 0 and N % 16 == 0", C, "((K % 16) == 0) && ((N % 16) == 0)");
+    check_renders("1 <= M <= 64", C, "(1 <= M) && (M <= 64)");
+    check_renders("M == 1 or N == 1 or K == 1", C, "(M == 1) || (N == 1) || (K == 1)");
+    check_renders("(M == 1 or N == 1) and K > 0", C, "((M == 1) || (N == 1)) && (K > 0)");
+    check_renders("M < N", C, "M < N");
+
+    /* what a plan carries evaluates as the contract meant it */
+    static const struct {
+        const char *text;
+        tp_expr_kind kind;
+        int64_t want;
+    } same[] = {{"1 <= M <= 64", TP_EXPR_CONDITION, 0},     {"1 <= M <= 128", TP_EXPR_CONDITION, 1},
+                {"2 == 2 > 0", TP_EXPR_CONDITION, 1},        {"-M * 2 + K % 7", TP_EXPR_VALUE, -256 + 6},
+                {"ceil_div(K, block_k) * block_k", TP_EXPR_VALUE, 1024}};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char c[256], err[256] = "";
+        tp_grammar_error e;
+        int64_t v = -1;
+        int rc = tp_expr_check(same[i].text, same[i].kind, 4, dim_names, c, sizeof c, &e);
+        rc = rc || tp_expr_eval(c, 4, dim_names, dim_values, &v, err, sizeof err);
+        if (!tap_ok(rc == 0 && v == same[i].want, "\"%s\" -> \"%s\" evaluates to %lld", same[i].text, c,
+                    (long long)same[i].want))
+            tap_diag("  rc %d value %lld: %s %s", rc, (long long)v, e.what, err);
+    }
+
+    check_refused("Q + 1", V, "unknown dim 'Q' in 'Q + 1'");
+    check_refused("frob(1, 2)", V, "unknown function 'frob'");
+    check_refused("tp_ceil_div(K, 2)", V, "unknown function 'tp_ceil_div'");
+    check_refused("ceil_div(N)", V, "ceil_div takes 2 arguments");
+    check_refused("next_pow2(M, N)", V, "next_pow2 takes 1 argument");
+    check_refused("M < 2", V, "comparison in 'M < 2'");
+    check_refused("max(M < 2, N) > 1", C, "comparison inside an integer expression");
+    check_refused("M and N", V, "'and'/'or' inside an integer expression");
+    check_refused("K + 1", C, "'K + 1' is not a condition");
+    check_refused("K > 1 and N", C, "is not a condition");
+    check_refused("not K > 1", C, "unary operator 'not'");
+    check_refused("~M", V, "unary operator '~'");
+    check_refused("2 ** 4", V, "operator '**'");
+    check_refused("M // 2", V, "operator '//'");
+    check_refused("M << 1", V, "operator '<<'");
+    check_refused("M & 1", V, "operator '&'");
+    check_refused("M.real", V, "attribute '.real' not allowed");
+    check_refused("0.5", V, "constant 0.5 in '0.5' is not an integer");
+    check_refused("'a'", V, "constant 'a'");
+    check_refused("9223372036854775808", V, "does not fit in int64");
+    check_refused("010", V, "leading zero");
+    check_refused("0x10", V, "invalid number '0x10'");
+    check_refused("ceil_div(N, ", V, "syntax error in 'ceil_div(N, ' (expected a number, a dim or '(' at the end)");
+    check_refused("(M + 1", V, "expected ')'");
+    check_refused("M N", V, "unexpected text at 'N'");
+    check_refused("K > 1 && M > 1", C, "'&&' is written 'and'");
+    check_refused("K > 1 || M > 1", C, "'||' is written 'or'");
+    check_refused("!M", C, "'!' is not an operator");
+    check_refused("M $ 2", V, "unexpected character '$'");
+    check_refused("", V, "syntax error");
+    check_refused("\"it's\"", V, "in '\"it\\'s\"'"); /* quoted as Python's repr() quotes it */
+
+    static const struct {
+        const char *name;
+        int dim;
+        const char *needle; /* NULL: accepted */
+    } names[] = {{"M", 1, NULL},
+                 {"block_k", 1, NULL},
+                 {"int", 1, "dim name 'int' is not usable: a C keyword"},
+                 {"class", 1, "a C keyword"},
+                 {"and", 1, "a C keyword"},
+                 {"min", 1, "a function of the expression language"},
+                 {"tp_x", 1, "tp_ names belong to tolproof"},
+                 {"1x", 1, "not a C identifier"},
+                 {"", 1, "not a C identifier"},
+                 {"min", 0, NULL},
+                 {"double", 0, "tensor name 'double' is not usable: a C keyword"},
+                 {"a-b", 0, "not a C identifier"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        tp_grammar_error e;
+        int rc = tp_expr_check_name(names[i].name, names[i].dim, &e);
+        int good = names[i].needle ? rc == -1 && strstr(e.what, names[i].needle) && e.expected[0] : rc == 0;
+        if (!tap_ok(good, "%s name \"%s\" %s", names[i].dim ? "dim" : "tensor", names[i].name,
+                    names[i].needle ? names[i].needle : "accepted"))
+            tap_diag("  rc %d what \"%s\"", rc, e.what);
+    }
+}
+
+/* ---- tp_fill_check: a contract's fills, per dtype and rank --------------- */
+
+static void test_fill_check(void)
+{
+    static const struct {
+        const char *fill;
+        tp_dtype dt;
+        int rank;
+        const char *needle; /* NULL: accepted */
+    } cases[] = {
+        {"normal(0, 1)", TP_F16, 2, NULL},
+        {"mirror(1, antimirror(0, normal(0, 8), 0.01))", TP_F16, 2, NULL},
+        {"const(1.5)", TP_F32, 1, NULL},
+        {"randint(0, 50)", TP_I32, 1, NULL},
+        {"zipf(1000)", TP_I64, 1, NULL},
+        {"const(-3)", TP_I32, 1, NULL},
+        {"gauss(0, 1)", TP_F16, 2, "unknown fill 'gauss' in 'gauss(0, 1)'"},
+        {"randint(0, 4)", TP_F16, 1, "fill 'randint' is for i32, i64 tensors, not f16"},
+        {"normal(0, 1)", TP_I32, 1, "fill 'normal' is for f16, f32 tensors, not i32"},
+        {"mirror(2, normal(0, 1))", TP_F16, 2, "axis 2 out of range for a rank-2 tensor"},
+        {"mirror(1, normal(0, 1))", TP_F16, 1, "axis 1 out of range for a rank-1 tensor"},
+        {"wide(-1.5, 3)", TP_F16, 1, "-1.5 is not an integer"},
+        {"wide(3, 1)", TP_F16, 1, "wide needs integer exponents"},
+        {"wide(-40, 0)", TP_F16, 1, "wide needs integer exponents -30 <= emin <= emax <= 16"},
+        {"uniform(1, 1)", TP_F16, 1, "uniform needs lo < hi"},
+        {"normal(0, -1)", TP_F16, 1, "normal sigma -1 < 0"},
+        {"near(1, -0.5)", TP_F16, 1, "near width -0.5 < 0"},
+        {"special special", TP_F16, 1, "trailing text 'special'"},
+        {"antimirror(0, normal(0, 1))", TP_F16, 2, "expected ',' at ')'"},
+        {"normal(0, inf)", TP_F16, 1, "expected a number at 'inf)'"},
+        {"normal(0, 1e999)", TP_F16, 1, "1e999 is not a finite number"},
+        {"const(1.5)", TP_I32, 1, "1.5 is not an integer"},
+        {"randint(5, 5)", TP_I32, 1, "randint needs lo < hi"},
+        {"zipf(0)", TP_I32, 1, "zipf needs 1 <= n <= 2^24"},
+        {"const(99999999999999999999)", TP_I64, 1, "does not fit in int64"},
+        {"normal 0, 1", TP_F16, 1, "expected '(' at '0, 1'"},
+        {"", TP_F16, 1, "expected a fill name at the end"},
+        {"!", TP_F16, 1, "unexpected character '!'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tp_grammar_error e;
+        int rc = tp_fill_check(cases[i].fill, cases[i].dt, cases[i].rank, &e);
+        int good = cases[i].needle ? rc == -1 && strstr(e.what, cases[i].needle) != NULL : rc == 0;
+        if (!tap_ok(good, "fill \"%s\" for a rank-%d %s tensor: %s", cases[i].fill, cases[i].rank,
+                    tp_dtype_name(cases[i].dt), cases[i].needle ? cases[i].needle : "accepted"))
+            tap_diag("  rc %d what \"%s\"", rc, e.what);
+    }
+    tp_grammar_error e;
+    tp_fill_check("gauss", TP_F16, 1, &e);
+    tap_ok(strcmp(e.expected, "normal(mu, sigma), uniform(lo, hi), wide(emin, emax), special, near(v, w), all_f16, "
+                              "const(v), mirror(axis, F), antimirror(axis, F, sigma)") == 0,
+           "a float fill's expected part lists the float forms: %s", e.expected);
+    tp_fill_check("gauss", TP_I64, 1, &e);
+    tap_ok(strcmp(e.expected, "randint(lo, hi) (lo <= v < hi), zipf(n) (P(v) ~ 1/(v+1), 0 <= v < n), const(v)") == 0,
+           "an index fill's expected part lists the index forms: %s", e.expected);
 }
 
 /* ---- tp_rng ------------------------------------------------------------- */
@@ -587,6 +766,8 @@ int main(void)
         return 1;
     }
     test_expr();
+    test_expr_check();
+    test_fill_check();
     test_rng();
     test_npy();
     char p[128];

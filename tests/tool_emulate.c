@@ -441,11 +441,55 @@ static void embedding_bwd(tp_case *c, const char *mutant)
     free(perm);
 }
 
+/* The emulations, by op: the registry's ops (build/gen/registry.json) are
+ * the list to cover, and tests/registry.t checks that every one has a row
+ * (`tool_emulate --ops`). Where contracts of one op run different kernels
+ * (the GEMM backward contracts name other tensors), a row names the
+ * contract; the first matching row wins. */
+static const struct {
+    const char *op, *contract;
+    void (*run)(tp_case *c, const char *mutant);
+} emulations[] = {
+    {"gemm", "gemm_bwd_a", gemm_bwd_a},
+    {"gemm", "gemm_bwd_b", gemm_bwd_b},
+    {"gemm", NULL, gemm},
+    {"gelu_bwd", NULL, gelu_bwd},
+    {"gelu_fwd", NULL, gelu_fwd},
+    {"softmax_fwd", NULL, softmax_fwd},
+    {"softmax_xent_bwd", NULL, softmax_xent_bwd},
+    {"layernorm_fwd", NULL, layernorm_fwd},
+    {"layernorm_bwd_input", NULL, layernorm_bwd_input},
+    {"layernorm_bwd_params", NULL, layernorm_bwd_params},
+    {"embedding_fwd", NULL, embedding_fwd},
+    {"embedding_bwd", NULL, embedding_bwd},
+};
+#define NEMU (sizeof emulations / sizeof emulations[0])
+
+/* --ops: the registered ops this tool emulates, one per line; an
+ * emulation of an op the registry does not know is an error (a renamed
+ * op must not leave its emulation behind). */
+static int list_ops(void)
+{
+    int rc = 0;
+    for (size_t i = 0; i < NEMU; i++) {
+        if (!tp_op_find(emulations[i].op)) {
+            fprintf(stderr, "tool_emulate: an emulation for op %s, which the registry does not know\n",
+                    emulations[i].op);
+            rc = 2;
+        }
+        if (i == 0 || strcmp(emulations[i].op, emulations[i - 1].op) != 0)
+            printf("%s\n", emulations[i].op);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--ops") == 0)
+        return list_ops();
     if (argc < 3) {
         fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant] "
-                        "[harness options...]\n");
+                        "[harness options...]\n       tool_emulate --ops\n");
         return 2;
     }
     FILE *f = fopen(argv[1], "rb");
@@ -487,35 +531,16 @@ int main(int argc, char **argv)
         tp_case *c = tp_run_case_begin(run, i);
         if (!c)
             continue;
-        /* the GEMM backward contracts share op "gemm" but name other tensors */
-        if (strcmp(json_string_value(json_object_get(p, "contract")), "gemm_bwd_a") == 0)
-            gemm_bwd_a(c, mutant);
-        else if (strcmp(json_string_value(json_object_get(p, "contract")), "gemm_bwd_b") == 0)
-            gemm_bwd_b(c, mutant);
-        else if (strcmp(op, "gemm") == 0)
-            gemm(c, mutant);
-        else if (strcmp(op, "gelu_bwd") == 0)
-            gelu_bwd(c, mutant);
-        else if (strcmp(op, "gelu_fwd") == 0)
-            gelu_fwd(c, mutant);
-        else if (strcmp(op, "softmax_fwd") == 0)
-            softmax_fwd(c, mutant);
-        else if (strcmp(op, "softmax_xent_bwd") == 0)
-            softmax_xent_bwd(c, mutant);
-        else if (strcmp(op, "layernorm_fwd") == 0)
-            layernorm_fwd(c, mutant);
-        else if (strcmp(op, "layernorm_bwd_input") == 0)
-            layernorm_bwd_input(c, mutant);
-        else if (strcmp(op, "layernorm_bwd_params") == 0)
-            layernorm_bwd_params(c, mutant);
-        else if (strcmp(op, "embedding_fwd") == 0)
-            embedding_fwd(c, mutant);
-        else if (strcmp(op, "embedding_bwd") == 0)
-            embedding_bwd(c, mutant);
-        else {
+        const char *contract = json_string_value(json_object_get(p, "contract"));
+        size_t e = 0;
+        while (e < NEMU && !(strcmp(emulations[e].op, op) == 0 &&
+                             (!emulations[e].contract || strcmp(emulations[e].contract, contract) == 0)))
+            e++;
+        if (e == NEMU) {
             tp_run_case_error(run, i, "no CPU emulation for this op");
             continue;
         }
+        emulations[e].run(c, mutant);
         tp_run_case_end(run, i, 0.0, 1);
     }
     int rc = tp_run_close(run);

@@ -41,6 +41,7 @@ hdr "$tmp/v/gemm_fwd_b.hip" gemm_fwd_b gemm_fwd correct nope normal_64; sed -i '
 hdr "$tmp/v/gemm_fwd_c.hip" gemm_fwd_c gemm_fwd correct gemm_fwd_c "normal_64 no_such_case"; bad "an unknown case" 5 gemm_fwd_c
 hdr "$tmp/v/gemm_fwd_d.hip" gemm_fwd_d gemm_fwd correct gemm_fwd_d normal_64 "no_such_key=1"; bad "an unknown model key" 6 gemm_fwd_d
 hdr "$tmp/v/gemm_fwd_e.hip" gemm_fwd_e gemm_fwd wrong gemm_fwd_e normal_64 "order=any"; bad "model overrides on a wrong variant" 6 gemm_fwd_e
+hdr "$tmp/v/gemm_fwd_i.hip" gemm_fwd_i gemm_fwd correct gemm_fwd_i normal_64 "accumulation=fp64"; bad "a model value the registry does not list for the op" 6 gemm_fwd_i
 hdr "$tmp/v/gemm_fwd_f.hip" gemm_fwd_f no_such_contract correct gemm_fwd_f normal_64; bad "an unknown contract" 2 gemm_fwd_f
 hdr "$tmp/v/gemm_fwd_g.hip" gemm_fwd_x gemm_fwd correct gemm_fwd_g normal_64; bad "a name that is not the file's" 1 gemm_fwd_g
 hdr "$tmp/v/gemm_fwd_h.hip" gemm_fwd_h gemm_fwd correct gemm_fwd_h normal_64; sed -i '/ \* what:/d' "$tmp/v/gemm_fwd_h.hip"

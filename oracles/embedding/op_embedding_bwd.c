@@ -47,15 +47,24 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_acc[] = {"fp16_per_step", "fp32", NULL}, *const m_order[] = {"any", NULL},
+                         *const m_outr[] = {"nearest", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"accumulation", m_acc, NULL},
+    {"order", m_order, NULL},
+    {"output_rounding", m_outr, NULL}, /* with accumulation = "fp32" */
+    {NULL, NULL, NULL}};
+
 static int embedding_bwd_check_model(const json_t *model, char *err, size_t errlen)
 {
-    static const char *const acc[] = {"fp16_per_step", "fp32", NULL}, *const order[] = {"any", NULL},
-                             *const outr[] = {"nearest", NULL};
     const char *a, *v;
-    if (tp_model_choice(model, "accumulation", acc, &a, err, errlen) ||
-        tp_model_choice(model, "order", order, &v, err, errlen))
+    if (tp_model_choice(model, "accumulation", m_acc, &a, err, errlen) ||
+        tp_model_choice(model, "order", m_order, &v, err, errlen))
         return -1;
-    if (strcmp(a, "fp32") == 0 && tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+    if (strcmp(a, "fp32") == 0 && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
     return 0;
 }
@@ -270,4 +279,5 @@ static void embedding_bwd_say(const json_t *model, const tp_case *c, tp_statemen
 
 const tp_op tp_op_embedding_bwd = {"embedding_bwd", "gW[v,d] = gW0[v,d] + sum_{i: idx[i]=v} gout[i,d]",
                                    embedding_bwd_check_model, embedding_bwd_reference, embedding_bwd_say,
-                                   embedding_bwd_statements};
+                                   embedding_bwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_I32),
+                                   model_keys};

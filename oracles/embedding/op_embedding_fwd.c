@@ -16,12 +16,20 @@
 
 #include <stdlib.h>
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_copy[] = {"exact", NULL}, *const m_oor[] = {"unchanged", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"copy", m_copy, NULL},
+    {"out_of_range", m_oor, NULL},
+    {NULL, NULL, NULL}};
+
 static int embedding_fwd_check_model(const json_t *model, char *err, size_t errlen)
 {
-    static const char *const copy[] = {"exact", NULL}, *const oor[] = {"unchanged", NULL};
     const char *v;
-    if (tp_model_choice(model, "copy", copy, &v, err, errlen) ||
-        tp_model_choice(model, "out_of_range", oor, &v, err, errlen))
+    if (tp_model_choice(model, "copy", m_copy, &v, err, errlen) ||
+        tp_model_choice(model, "out_of_range", m_oor, &v, err, errlen))
         return -1;
     return 0;
 }
@@ -89,4 +97,5 @@ static void embedding_fwd_say(const json_t *model, const tp_case *c, tp_statemen
 
 const tp_op tp_op_embedding_fwd = {"embedding_fwd", "out[i,d] = W[idx[i],d] if 0 <= idx[i] < V, else unchanged",
                                    embedding_fwd_check_model, embedding_fwd_reference, embedding_fwd_say,
-                                   embedding_fwd_statements};
+                                   embedding_fwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_I32),
+                                   model_keys};

@@ -18,14 +18,25 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_arith[] = {"fp32", NULL}, *const m_fma[] = {"any", "no", NULL},
+                         *const m_outr[] = {"nearest", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"arithmetic", m_arith, NULL},
+    {"fma", m_fma, NULL},
+    {"output_rounding", m_outr, NULL},
+    {"constants", NULL, "a table of the fp32 literals c, a as the kernel spells them, e.g. \"0.044715f\""},
+    {"tanhf_ulp", NULL, "a table of the device tanhf's documented ulp bound per backend (cuda, hip)"},
+    {NULL, NULL, NULL}};
+
 static int read_model(const json_t *model, const char *backend, tp_gelu_fwd_model *m, char *err, size_t errlen)
 {
-    static const char *const arith[] = {"fp32", NULL}, *const fma[] = {"any", "no", NULL},
-                             *const outr[] = {"nearest", NULL};
     const char *fv, *v;
-    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
-        tp_model_choice(model, "fma", fma, &fv, err, errlen) ||
-        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+    if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
+        tp_model_choice(model, "fma", m_fma, &fv, err, errlen) ||
+        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
     json_t *k = json_object_get(model, "constants");
     const char *names[] = {"c", "a"};
@@ -156,4 +167,5 @@ static void gelu_fwd_say(const json_t *model, const tp_case *c, tp_statements *o
 }
 
 const tp_op tp_op_gelu_fwd = {"gelu_fwd", "y = 0.5 x (1 + tanh(c (x + a x^3)))", gelu_fwd_check_model,
-                              gelu_fwd_reference, gelu_fwd_say, gelu_fwd_statements};
+                              gelu_fwd_reference, gelu_fwd_say, gelu_fwd_statements, TP_DTYPE_BIT(TP_F16),
+                              model_keys};

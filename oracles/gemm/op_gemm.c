@@ -42,14 +42,25 @@
 /* The directed roundings below need the library built with
  * -frounding-math (gcc does not implement FENV_ACCESS). */
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_acc[] = {"fp32", "fp32_faithful", NULL}, *const m_order[] = {"any", "sequential", NULL},
+                         *const m_fma[] = {"any", "yes", "no", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"accumulation", m_acc, NULL},
+    {"order", m_order, NULL},
+    {"fma", m_fma, NULL},
+    {"transpose_a", NULL, "true or false (default false): A enters transposed"},
+    {"transpose_b", NULL, "true or false (default false): B enters transposed"},
+    {NULL, NULL, NULL}};
+
 static int gemm_check_model(const json_t *model, char *err, size_t errlen)
 {
-    static const char *const acc[] = {"fp32", "fp32_faithful", NULL}, *const order[] = {"any", "sequential", NULL},
-                             *const fma[] = {"any", "yes", "no", NULL};
     const char *v;
-    if (tp_model_choice(model, "accumulation", acc, &v, err, errlen) ||
-        tp_model_choice(model, "order", order, &v, err, errlen) ||
-        tp_model_choice(model, "fma", fma, &v, err, errlen))
+    if (tp_model_choice(model, "accumulation", m_acc, &v, err, errlen) ||
+        tp_model_choice(model, "order", m_order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen))
         return -1;
     const char *flags[] = {"transpose_a", "transpose_b"};
     for (int i = 0; i < 2; i++) {
@@ -223,4 +234,4 @@ static void gemm_say(const json_t *model, const tp_case *c, tp_statements *out)
 }
 
 const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_check_model, gemm_reference,
-                          gemm_say, gemm_statements};
+                          gemm_say, gemm_statements, TP_DTYPE_BIT(TP_F16), model_keys};

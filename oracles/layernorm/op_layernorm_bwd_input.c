@@ -41,16 +41,29 @@ typedef struct {
     int rsqrt_ulp;
 } ln_bwd_model;
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_arith[] = {"fp32", NULL}, *const m_order[] = {"any", NULL}, *const m_fma[] = {"any", NULL},
+                         *const m_outr[] = {"nearest", NULL}, *const m_stats[] = {"inputs", "fp32_forward", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"arithmetic", m_arith, NULL},
+    {"order", m_order, NULL},
+    {"fma", m_fma, NULL},
+    {"output_rounding", m_outr, NULL},
+    {"statistics", m_stats, NULL},
+    {"forward_eps", NULL, "with statistics = \"fp32_forward\": the forward kernel's eps as an fp32 literal, e.g. \"1e-5f\""},
+    {"forward_rsqrtf_ulp", NULL, "with statistics = \"fp32_forward\": a table of the forward rsqrtf's documented ulp bound per backend"},
+    {NULL, NULL, NULL}};
+
 static int read_model(const json_t *model, const char *backend, ln_bwd_model *m, char *err, size_t errlen)
 {
-    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
-                             *const outr[] = {"nearest", NULL}, *const stats[] = {"inputs", "fp32_forward", NULL};
     const char *v, *st;
-    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
-        tp_model_choice(model, "order", order, &v, err, errlen) ||
-        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
-        tp_model_choice(model, "output_rounding", outr, &v, err, errlen) ||
-        tp_model_choice(model, "statistics", stats, &st, err, errlen))
+    if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", m_order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen) ||
+        tp_model_choice(model, "statistics", m_stats, &st, err, errlen))
         return -1;
     m->pilot = strcmp(st, "fp32_forward") == 0;
     m->eps = 0.0f;
@@ -319,4 +332,4 @@ static void bwd_say(const json_t *model, const tp_case *c, tp_statements *out)
 
 const tp_op tp_op_layernorm_bwd_input = {
     "layernorm_bwd_input", "dx = rstd/n (n dy gamma - sum dy gamma - xh sum dy gamma xh), xh = (x - mean) rstd",
-    bwd_check_model, bwd_reference, bwd_say, bwd_statements};
+    bwd_check_model, bwd_reference, bwd_say, bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys};

@@ -19,15 +19,25 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_arith[] = {"fp32", NULL}, *const m_order[] = {"any", NULL}, *const m_fma[] = {"any", NULL},
+                         *const m_outr[] = {"none", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"arithmetic", m_arith, NULL},
+    {"order", m_order, NULL},
+    {"fma", m_fma, NULL},
+    {"output_rounding", m_outr, NULL},
+    {NULL, NULL, NULL}};
+
 static int params_check_model(const json_t *model, char *err, size_t errlen)
 {
-    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
-                             *const outr[] = {"none", NULL};
     const char *v;
-    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
-        tp_model_choice(model, "order", order, &v, err, errlen) ||
-        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
-        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+    if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", m_order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
     return 0;
 }
@@ -157,4 +167,4 @@ static void params_say(const json_t *model, const tp_case *c, tp_statements *out
 
 const tp_op tp_op_layernorm_bwd_params = {
     "layernorm_bwd_params", "dgamma[c] = sum_r (x - mean) rstd dy, dbeta[c] = sum_r dy", params_check_model,
-    params_reference, params_say, params_statements};
+    params_reference, params_say, params_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), model_keys};

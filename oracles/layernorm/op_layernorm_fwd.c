@@ -29,15 +29,27 @@ typedef struct {
     int rsqrt_ulp;
 } ln_fwd_model;
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_arith[] = {"fp32", NULL}, *const m_order[] = {"any", NULL}, *const m_fma[] = {"any", NULL},
+                         *const m_outr[] = {"nearest", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"arithmetic", m_arith, NULL},
+    {"order", m_order, NULL},
+    {"fma", m_fma, NULL},
+    {"output_rounding", m_outr, NULL},
+    {"constants", NULL, "a table with eps, the kernel's fp32 literal, e.g. \"1e-5f\""},
+    {"rsqrtf_ulp", NULL, "a table of the device rsqrtf's documented ulp bound per backend (cuda, hip)"},
+    {NULL, NULL, NULL}};
+
 static int read_model(const json_t *model, const char *backend, ln_fwd_model *m, char *err, size_t errlen)
 {
-    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
-                             *const outr[] = {"nearest", NULL};
     const char *v;
-    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
-        tp_model_choice(model, "order", order, &v, err, errlen) ||
-        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
-        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+    if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", m_order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
     if (tp_ln_parse_f32(json_string_value(json_object_get(json_object_get(model, "constants"), "eps")), &m->eps) ||
         !(m->eps > 0.0f)) {
@@ -197,4 +209,4 @@ static void fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
 
 const tp_op tp_op_layernorm_fwd = {"layernorm_fwd",
                                    "y = (x - mean) / sqrt(var + eps) * gamma + beta per row; mean, rstd also out",
-                                   fwd_check_model, fwd_reference, fwd_say, fwd_statements};
+                                   fwd_check_model, fwd_reference, fwd_say, fwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), model_keys};

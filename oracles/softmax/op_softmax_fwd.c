@@ -45,15 +45,26 @@ typedef struct {
     int double_round; /* 1: e is rounded to binary16 before the scaling */
 } sm_model;
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_arith[] = {"fp32", NULL}, *const m_order[] = {"any", NULL},
+                         *const m_inter[] = {"binary16", "fp32", NULL}, *const m_outr[] = {"nearest", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"arithmetic", m_arith, NULL},
+    {"order", m_order, NULL},
+    {"intermediate", m_inter, NULL},
+    {"output_rounding", m_outr, NULL},
+    {"expf_ulp", NULL, "a table of the device expf's documented ulp bound per backend (cuda, hip)"},
+    {NULL, NULL, NULL}};
+
 static int read_model(const json_t *model, const char *backend, sm_model *m, char *err, size_t errlen)
 {
-    static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL},
-                             *const inter[] = {"binary16", "fp32", NULL}, *const outr[] = {"nearest", NULL};
     const char *v, *im;
-    if (tp_model_choice(model, "arithmetic", arith, &v, err, errlen) ||
-        tp_model_choice(model, "order", order, &v, err, errlen) ||
-        tp_model_choice(model, "intermediate", inter, &im, err, errlen) ||
-        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+    if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
+        tp_model_choice(model, "order", m_order, &v, err, errlen) ||
+        tp_model_choice(model, "intermediate", m_inter, &im, err, errlen) ||
+        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
     m->double_round = strcmp(im, "binary16") == 0;
     json_t *tab = json_object_get(model, "expf_ulp");
@@ -308,4 +319,5 @@ static void sm_say(const json_t *model, const tp_case *c, tp_statements *out)
 }
 
 const tp_op tp_op_softmax_fwd = {"softmax_fwd", "y[r,j] = exp(x[r,j] - max_k x[r,k]) / sum_k exp(x[r,k] - max_k x[r,k])",
-                                 sm_check_model, sm_reference, sm_say, sm_statements};
+                                 sm_check_model, sm_reference, sm_say, sm_statements, TP_DTYPE_BIT(TP_F16),
+                                 model_keys};

@@ -36,15 +36,25 @@
  * product below without rounding. */
 #define XENT_PREC 400
 
+/* The [model] keys, as the registry publishes them (check_model below
+ * stays the judge of a whole model). */
+static const char *const m_acc[] = {"fp32", NULL}, *const m_order[] = {"any", NULL},
+                         *const m_fma[] = {"any", "yes", "no", NULL}, *const m_outr[] = {"nearest", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"accumulation", m_acc, NULL},
+    {"order", m_order, NULL},
+    {"fma", m_fma, NULL},
+    {"output_rounding", m_outr, NULL},
+    {NULL, NULL, NULL}};
+
 static int xent_check_model(const json_t *model, char *err, size_t errlen)
 {
-    static const char *const acc[] = {"fp32", NULL}, *const order[] = {"any", NULL},
-                             *const fma[] = {"any", "yes", "no", NULL}, *const outr[] = {"nearest", NULL};
     const char *v;
-    if (tp_model_choice(model, "accumulation", acc, &v, err, errlen) ||
-        tp_model_choice(model, "order", order, &v, err, errlen) ||
-        tp_model_choice(model, "fma", fma, &v, err, errlen) ||
-        tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
+    if (tp_model_choice(model, "accumulation", m_acc, &v, err, errlen) ||
+        tp_model_choice(model, "order", m_order, &v, err, errlen) ||
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
     return 0;
 }
@@ -189,4 +199,4 @@ static void xent_say(const json_t *model, const tp_case *c, tp_statements *out)
 }
 
 const tp_op tp_op_softmax_xent_bwd = {"softmax_xent_bwd", "gi[r,j] = s[r,j] (g[r,j] - sum_k g[r,k] s[r,k])",
-                                      xent_check_model, xent_reference, xent_say, xent_statements};
+                                      xent_check_model, xent_reference, xent_say, xent_statements, TP_DTYPE_BIT(TP_F16), model_keys};
