@@ -78,11 +78,7 @@ static int refuse(args *a, const char *fmt, ...)
     return 2;
 }
 
-static const char *npy_descr(tp_dtype t)
-{
-    static const char *const d[] = {"<f2", "<f4", "<i4", "<i8"};
-    return d[t];
-}
+static const char *npy_descr(tp_dtype t) { return tp_npy_descr(t); }
 
 static void shape_text(char *out, size_t len, int rank, const int64_t *shape)
 {

@@ -6,15 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const descr[] = {"<f2", "<f4", "<i4", "<i8"};
-static const char *const names[] = {"f16", "f32", "i32", "i64"};
+/* Indexed by tp_dtype. NumPy has no bfloat16 type: bf16 tensors are
+ * written as '<V2' (two opaque bytes, the bfloat16 bit pattern, little
+ * endian), which is what np.save writes for an ml_dtypes.bfloat16 array,
+ * so np.load(f).view(ml_dtypes.bfloat16) gives the values back (plain
+ * NumPy: .view('<u2') gives the patterns). '|V2', plain NumPy's spelling
+ * of a 2-byte void, is read as bf16 too. '<u2' or '<i2' would be read
+ * back as integers by every tool, so they are not used. */
+#define NDTYPES 5
+static const char *const descr[NDTYPES] = {"<f2", "<f4", "<i4", "<i8", "<V2"};
+static const char *const names[NDTYPES] = {"f16", "f32", "i32", "i64", "bf16"};
+#define DESCR_LIST "<f2, <f4, <i4, <i8 or <V2 (bfloat16)"
 
-size_t tp_dtype_size(tp_dtype t) { return t == TP_F16 ? 2 : t == TP_I64 ? 8 : 4; }
+size_t tp_dtype_size(tp_dtype t) { return t == TP_F16 || t == TP_BF16 ? 2 : t == TP_I64 ? 8 : 4; }
 const char *tp_dtype_name(tp_dtype t) { return names[t]; }
+const char *tp_npy_descr(tp_dtype t) { return descr[t]; }
 
 int tp_dtype_parse(const char *name, tp_dtype *t)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NDTYPES; i++)
         if (strcmp(name, names[i]) == 0) {
             *t = (tp_dtype)i;
             return 0;
@@ -113,8 +123,9 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
     h[hlen] = 0;
     const char *v = dict_value(h, "descr");
     int found = -1;
-    for (int i = 0; v && i < 4; i++)
-        if (strncmp(v + 1, descr[i], 3) == 0 && (v[0] == '\'' || v[0] == '"') && v[4] == v[0])
+    for (int i = 0; v && i < NDTYPES; i++)
+        if ((strncmp(v + 1, descr[i], 3) == 0 || (i == TP_BF16 && strncmp(v + 1, "|V2", 3) == 0)) &&
+            (v[0] == '\'' || v[0] == '"') && v[4] == v[0])
             found = i;
     if (found < 0) {
         /* name the dtype as NumPy spells it, so that the user sees which
@@ -127,9 +138,9 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
         } else if (v)
             snprintf(d, sizeof d, "%.*s", (int)strcspn(v, ",}"), v);
         if (!v)
-            snprintf(err, errlen, "%s: the header has no 'descr' (expected <f2, <f4, <i4 or <i8)", path);
+            snprintf(err, errlen, "%s: the header has no 'descr' (expected " DESCR_LIST ")", path);
         else
-            snprintf(err, errlen, "%s: dtype '%s' is not supported: expected <f2, <f4, <i4 or <i8%s", path, d,
+            snprintf(err, errlen, "%s: dtype '%s' is not supported: expected " DESCR_LIST "%s", path, d,
                      d[0] == '>' ? " (little-endian; this file is big-endian)"
                      : d[0] == '|' && d[1] == 'O' ? " (this file holds Python objects, not numbers)"
                      : d[0] == '['              ? " (this file holds a structured array)"

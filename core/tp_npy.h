@@ -18,6 +18,9 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
                 char *err, size_t errlen);
 
 size_t tp_dtype_size(tp_dtype t);
-const char *tp_dtype_name(tp_dtype t);   /* "f16", "f32", "i32", "i64" */
+const char *tp_dtype_name(tp_dtype t);   /* "f16", "f32", "i32", "i64", "bf16" */
+/* The .npy descr written for a dtype: "<f2", "<f4", "<i4", "<i8", and "<V2"
+ * for bf16 (NumPy has no bfloat16; tp_npy.c says why "<V2"). */
+const char *tp_npy_descr(tp_dtype t);
 int tp_dtype_parse(const char *name, tp_dtype *t);
 #endif

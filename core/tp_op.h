@@ -11,7 +11,12 @@
 extern "C" {
 #endif
 
-typedef enum { TP_F16 = 0, TP_F32, TP_I32, TP_I64 } tp_dtype;
+/* Tensor element types; the floating-point ones have a format descriptor
+ * (core/tp_format.h). bf16 comes last so that the others keep their codes. */
+typedef enum { TP_F16 = 0, TP_F32, TP_I32, TP_I64, TP_BF16 } tp_dtype;
+
+/* A set of dtypes, e.g. the output formats an op supports. */
+#define TP_DTYPE_BIT(dtype) (1u << (dtype))
 
 typedef struct {
     const char *name;
@@ -19,7 +24,7 @@ typedef struct {
     int rank;
     int64_t shape[4];
     int64_t numel;
-    void *data; /* row-major; uint16_t bit patterns for TP_F16 */
+    void *data; /* row-major; bit patterns (uint16_t) for TP_F16 and TP_BF16 */
     /* Outputs: their contents before the launch (the contract's init), for
      * ops whose kernels leave elements untouched or accumulate into them.
      * NULL for inputs. */
@@ -61,11 +66,18 @@ typedef struct tp_op {
      * Non-claims lists of every result (NULL-terminated; may be NULL). */
     const char *const *evidence;
     const char *const *non_claims;
+    /* The formats its outputs may have (TP_DTYPE_BIT(TP_F16) | ...): a plan
+     * with an output in any other format is refused (tp_op_check_outputs). */
+    unsigned outputs;
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);
 /* Names of all registered ops, NULL-terminated. */
 const char *const *tp_op_names(void);
+/* 0 when every output of the case (a tensor with an `initial`) has a
+ * format the op declares; otherwise -1 and a message naming the output,
+ * its format and the op's formats. */
+int tp_op_check_outputs(const tp_op *op, const tp_case *c, char *err, size_t errlen);
 
 /* Helpers for op implementations. */
 const tp_tensor *tp_case_tensor(const tp_case *c, const char *name);
