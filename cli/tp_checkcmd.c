@@ -28,8 +28,9 @@ const char tp_check_usage[] =
 
 static const char check_help[] =
     "check   checks tensors produced by anything (PyTorch, cuBLAS, your own kernel), saved\n"
-    "        as .npy (<f2, <f4, <i4, <i8; C order; format 1.0, 2.0 or 3.0), against the\n"
-    "        operation and numeric model of a contract, element by element.\n"
+    "        as .npy (<f2, <f4, <i4, <i8, and <V2 for bfloat16 bit patterns; C order; format\n"
+    "        1.0, 2.0 or 3.0), against the operation and numeric model of a contract, element\n"
+    "        by element.\n"
     "        --contract NAME  build/gen/NAME.plan.json next to this binary (`ninja plans`\n"
     "                         writes them), or the path of a plan JSON\n"
     "        --input NAME=F   every input of the contract; i64 indices are narrowed to a\n"

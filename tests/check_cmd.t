@@ -70,8 +70,8 @@ for c in $ops; do
     bad bad_truncated "truncated"
     bad bad_trailing "trailing bytes"
     bad bad_noshape "no shape tuple in the header"
-    bad bad_f8 "dtype '<f8' is not supported: expected <f2, <f4, <i4 or <i8"
-    bad bad_bigendian "is not supported: expected <f2, <f4, <i4 or <i8 (little-endian; this file is big-endian)"
+    bad bad_f8 "dtype '<f8' is not supported: expected <f2, <f4, <i4, <i8 or <V2 (bfloat16)"
+    bad bad_bigendian "is not supported: expected <f2, <f4, <i4, <i8 or <V2 (bfloat16) (little-endian; this file is big-endian)"
     [ -f "$d/bad_fortran.npy" ] && bad bad_fortran "fortran_order is True: only C order is supported"
     mapfile -t a < <(args_with "$c" "$out" bad_shape.npy)
     status "$c/bad_shape" 2 "but output $out (bad_shape.npy, shape [" "$c" "${a[@]}"
