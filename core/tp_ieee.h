@@ -5,10 +5,11 @@
  * instantiate it with constant widths, so the compiler specialises it).
  *
  * Written by hand: no Debian library offers binary16 or bfloat16 codecs
- * for C (gcc's _Float16 and __bf16 exist only on some targets and convert
- * in the caller's rounding mode), and MPFR, which has the rounding, is far
- * too slow for the checker's inner loops; MPFR is the reference the tests
- * compare against (tests/test_fp16.c, tests/test_format.c).
+ * for C (gcc's _Float16 converts in the caller's rounding mode and exists
+ * only on some targets; Debian 12's gcc 12 has no __bf16 in C), and MPFR,
+ * which has the rounding, is far too slow for the checker's inner loops.
+ * MPFR is the reference the tests compare against (tests/test_fp16.c,
+ * tests/test_format.c).
  *
  * Independent of the caller's rounding mode: encoding rounds with integer
  * arithmetic on the double's bits, and the only floating-point operations
