@@ -135,7 +135,7 @@ int tp_bundle_case_plots(tp_bfiles *out, const char *run, const json_t *plan, co
         if (!role || strcmp(role, "output") != 0 || !tp_format_of(tt->dtype))
             continue;
         tp_ref *ref = malloc((size_t)(tt->numel ? tt->numel : 1) * sizeof *ref);
-        if (!ref || op->reference(model, c, tt->name, ref, err, errlen) != 0) {
+        if (!ref || tp_op_reference(op, model, c, tt->name, ref, err, errlen) != 0) {
             free(ref);
             return -1;
         }

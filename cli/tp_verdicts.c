@@ -256,7 +256,7 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
                 break;
             }
             tp_ref *ref = malloc((size_t)(tt->numel ? tt->numel : 1) * sizeof *ref);
-            if (!ref || op->reference(model, c, tt->name, ref, err, sizeof err) != 0) {
+            if (!ref || tp_op_reference(op, model, c, tt->name, ref, err, sizeof err) != 0) {
                 bad = 1;
                 free(ref);
                 break;

@@ -74,6 +74,11 @@ typedef struct tp_op {
 const tp_op *tp_op_find(const char *name);
 /* Names of all registered ops, NULL-terminated. */
 const char *const *tp_op_names(void);
+/* op->reference run in round-to-nearest, whatever the caller's rounding
+ * mode (restored on return): the references are defined in that mode, and
+ * the result must not depend on the caller's. */
+int tp_op_reference(const tp_op *op, const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+                    char *err, size_t errlen);
 /* 0 when every output of the case (a tensor with an `initial`) has a
  * format the op declares; otherwise -1 and a message naming the output,
  * its format and the op's formats. */

@@ -246,7 +246,7 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
             return NULL;
         }
         tp_ref *ref = malloc((size_t)t->numel * sizeof *ref);
-        if (!ref || op->reference(model, c, t->name, ref, err, errlen) != 0) {
+        if (!ref || tp_op_reference(op, model, c, t->name, ref, err, errlen) != 0) {
             free(ref);
             json_decref(outs);
             return NULL;
