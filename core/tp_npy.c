@@ -10,9 +10,10 @@
  * written as '<V2' (two opaque bytes, the bfloat16 bit pattern, little
  * endian), which is what np.save writes for an ml_dtypes.bfloat16 array,
  * so np.load(f).view(ml_dtypes.bfloat16) gives the values back (plain
- * NumPy: .view('<u2') gives the patterns). '|V2', plain NumPy's spelling
- * of a 2-byte void, is read as bf16 too. '<u2' or '<i2' would be read
- * back as integers by every tool, so they are not used. */
+ * NumPy: .view('<u2') gives the patterns). Plain NumPy loads it as a
+ * 2-byte void array and saves that back as '|V2', which is read as bf16
+ * too. '<u2' or '<i2' would be read back as integers by every tool, so
+ * they are not used. */
 #define NDTYPES 5
 static const char *const descr[NDTYPES] = {"<f2", "<f4", "<i4", "<i8", "<V2"};
 static const char *const names[NDTYPES] = {"f16", "f32", "i32", "i64", "bf16"};

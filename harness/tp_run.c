@@ -197,13 +197,7 @@ tp_case *tp_run_case_begin(tp_run *run, int i)
     tp_case_free(run->current);
     json_decref(run->inputs_from);
     run->inputs_from = NULL;
-    run->current = tp_case_build(run->plan, i, run->info->backend, err, sizeof err);
-    const char *opname = json_string_value(json_object_get(run->plan, "op"));
-    const tp_op *op = opname ? tp_op_find(opname) : NULL;
-    if (run->current && op && tp_op_check_outputs(op, run->current, err, sizeof err) != 0) {
-        tp_case_free(run->current); /* an output format the op cannot check: refused before any launch */
-        run->current = NULL;
-    }
+    run->current = tp_check_case_build(run->plan, i, run->info->backend, err, sizeof err);
     if (!run->current) {
         record_other(run, i, "refused", "plan", err);
         return NULL;

@@ -409,7 +409,7 @@ static void test_npy(void)
     char path[128];
     snprintf(path, sizeof path, "%s/t.npy", tmpdir);
     int bad = 0, n = 0;
-    for (int dt = TP_F16; dt <= TP_I64; dt++)
+    for (int dt = TP_F16; dt <= TP_BF16; dt++)
         for (int rank = 1; rank <= 3; rank++) {
             int64_t shape[3] = {5, 3, 2}, numel = 1;
             for (int d = 0; d < rank; d++)
@@ -445,7 +445,7 @@ static void test_npy(void)
                 free(data);
             free(buf);
         }
-    tap_ok(bad == 0, "npy write -> read round trip for f16/f32/i32/i64 x rank 1..3 (%d of %d bad)", bad, n);
+    tap_ok(bad == 0, "npy write -> read round trip for f16/f32/i32/i64/bf16 x rank 1..3 (%d of %d bad)", bad, n);
 
     /* the bytes numpy itself would write: the header dict spelled as
      * numpy.lib.format spells it (a 1-tuple keeps its comma) */
@@ -493,7 +493,8 @@ static void test_npy(void)
     tap_ok(tp_dtype_parse("f16", &t) == 0 && t == TP_F16 && tp_dtype_parse("i64", &t) == 0 && t == TP_I64 &&
                tp_dtype_parse("f64", &t) == -1 && strcmp(tp_dtype_name(TP_I32), "i32") == 0 &&
                tp_dtype_size(TP_F16) == 2 && tp_dtype_size(TP_F32) == 4 && tp_dtype_size(TP_I32) == 4 &&
-               tp_dtype_size(TP_I64) == 8,
+               tp_dtype_size(TP_I64) == 8 && tp_dtype_parse("bf16", &t) == 0 && t == TP_BF16 &&
+               tp_dtype_size(TP_BF16) == 2,
            "dtype names and sizes");
 
     /* a file as numpy 1.x writes it: np.save(f, np.arange(6, dtype='<i4').reshape(2, 3)) */
