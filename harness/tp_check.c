@@ -218,18 +218,6 @@ static void add_statements(json_t *result, const json_t *plan, const tp_op *op, 
     json_object_set_new(result, "non_claims", nc);
 }
 
-tp_case *tp_check_case_build(const json_t *plan, int index, const char *backend, char *err, size_t errlen)
-{
-    tp_case *c = tp_case_build(plan, index, backend, err, errlen);
-    const char *opname = json_string_value(json_object_get(plan, "op"));
-    const tp_op *op = opname ? tp_op_find(opname) : NULL;
-    if (c && op && tp_op_check_outputs(op, c, err, errlen) != 0) {
-        tp_case_free(c);
-        return NULL;
-    }
-    return c;
-}
-
 json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen)
 {
     const char *opname = json_string_value(json_object_get(plan, "op"));
@@ -277,4 +265,16 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
                                "outputs", outs);
     add_statements(result, plan, op, c, atol, rtol);
     return result;
+}
+
+tp_case *tp_check_case_build(const json_t *plan, int index, const char *backend, char *err, size_t errlen)
+{
+    tp_case *c = tp_case_build(plan, index, backend, err, errlen);
+    const char *opname = json_string_value(json_object_get(plan, "op"));
+    const tp_op *op = opname ? tp_op_find(opname) : NULL;
+    if (c && op && tp_op_check_outputs(op, c, err, errlen) != 0) {
+        tp_case_free(c);
+        return NULL;
+    }
+    return c;
 }
