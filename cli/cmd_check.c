@@ -28,7 +28,7 @@ const char tp_check_usage[] =
 /* A printf format: %s is the NumPy descrs of the dtype table. */
 static const char check_help[] =
     "check   checks tensors produced by anything (PyTorch, cuBLAS, your own kernel), saved\n"
-    "        as .npy (%s; C order; format 1.0, 2.0 or 3.0), against the\n"
+    "        as .npy (%s, where <V2 holds bfloat16 bit patterns; C order; format 1.0, 2.0 or 3.0), against the\n"
     "        operation and numeric model of a contract, element by element.\n"
     "        --contract NAME  build/gen/NAME.plan.json next to this binary (`ninja plans`\n"
     "                         writes them), or the path of a plan JSON\n"

@@ -7,6 +7,7 @@
 #include "cli/cmd_verdicts.h"
 
 #include "harness/tp_check.h"
+#include "core/tp_format.h"
 #include "core/tp_plan.h"
 #include "cli/tp_replay.h"
 
@@ -243,19 +244,19 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
         case_stats s;
         memset(&s, 0, sizeof s);
         json_t *tensors = json_object_get(plan, "tensors");
-        int bad = 0;
+        int bad = tp_op_check_outputs(op, c, err, sizeof err) != 0;
         for (int t = 0; t < c->ntensors && !bad; t++) {
             const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
             const tp_tensor *tt = &c->tensors[t];
             if (!role || strcmp(role, "output") != 0)
                 continue;
-            if (tt->dtype != TP_F16 && tt->dtype != TP_F32) {
-                snprintf(err, sizeof err, "output %s: only f16 and f32 outputs can be judged", tt->name);
+            if (!tp_format_of(tt->dtype)) {
+                snprintf(err, sizeof err, "output %s: only floating-point outputs can be judged", tt->name);
                 bad = 1;
                 break;
             }
             tp_ref *ref = malloc((size_t)(tt->numel ? tt->numel : 1) * sizeof *ref);
-            if (!ref || op->reference(model, c, tt->name, ref, err, sizeof err) != 0) {
+            if (!ref || tp_op_reference(op, model, c, tt->name, ref, err, sizeof err) != 0) {
                 bad = 1;
                 free(ref);
                 break;

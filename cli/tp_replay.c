@@ -186,7 +186,7 @@ tp_case *tp_replay_load_case(const char *dir, const json_t *plan, const char *ba
         snprintf(err, errlen, "case %s is not in plan.json", name ? name : "(unnamed)");
         return NULL;
     }
-    tp_case *c = tp_case_build(plan, idx, backend, err, errlen);
+    tp_case *c = tp_check_case_build(plan, idx, backend, err, errlen);
     if (!c)
         return NULL;
     if (load_inputs(dir, plan, rec, c, &f, err, errlen) != 0 || load_outputs(dir, plan, c, err, errlen) != 0) {
@@ -251,7 +251,7 @@ static int replay_case(const char *dir, const json_t *plan, const char *backend,
         return 1;
     }
     char err[800];
-    tp_case *c = tp_case_build(plan, idx, backend, err, sizeof err);
+    tp_case *c = tp_check_case_build(plan, idx, backend, err, sizeof err);
     if (strcmp(verdict, "refused") == 0 || strcmp(verdict, "error") == 0) {
         const char *by = json_string_value(json_object_get(rec, "by"));
         const char *reason = json_string_value(json_object_get(rec, "reason"));

@@ -13,6 +13,7 @@
 #include "cli/tp_svg.h"
 
 #include "harness/tp_check.h"
+#include "core/tp_format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -123,16 +124,16 @@ int tp_svg_case_plots(tp_bfiles *out, const char *run, const json_t *plan, const
         snprintf(err, errlen, "unknown op \"%s\"", opname ? opname : "");
         return -1;
     }
-    if (op->check_model(model, err, errlen) != 0)
+    if (op->check_model(model, err, errlen) != 0 || tp_op_check_outputs(op, c, err, errlen) != 0)
         return -1;
     json_t *tensors = json_object_get(plan, "tensors");
     for (int t = 0; t < c->ntensors; t++) {
         const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
         const tp_tensor *tt = &c->tensors[t];
-        if (!role || strcmp(role, "output") != 0 || (tt->dtype != TP_F16 && tt->dtype != TP_F32))
+        if (!role || strcmp(role, "output") != 0 || !tp_format_of(tt->dtype))
             continue;
         tp_ref *ref = malloc((size_t)(tt->numel ? tt->numel : 1) * sizeof *ref);
-        if (!ref || op->reference(model, c, tt->name, ref, err, errlen) != 0) {
+        if (!ref || tp_op_reference(op, model, c, tt->name, ref, err, errlen) != 0) {
             free(ref);
             return -1;
         }

@@ -8,6 +8,12 @@ static const tp_dtype_info table[TP_NDTYPES] = {
     {TP_F32, "f32", 4, "float", "<f4", 0},
     {TP_I32, "i32", 4, "int", "<i4", 1},
     {TP_I64, "i64", 8, "long long", "<i8", 1},
+    /* NumPy has no bfloat16: '<V2' (two opaque bytes, the bit pattern) is
+     * what np.save writes for an ml_dtypes.bfloat16 array, so
+     * np.load(f).view(ml_dtypes.bfloat16) gives the values back (plain
+     * NumPy: .view('<u2') gives the patterns); '<u2' would be read back as
+     * integers by every tool. Harnesses pass the raw 16-bit patterns. */
+    {TP_BF16, "bf16", 2, "unsigned short", "<V2", 0},
 };
 
 const tp_dtype_info *tp_dtype_get(tp_dtype t)

@@ -10,7 +10,9 @@
 extern "C" {
 #endif
 
-typedef enum { TP_F16 = 0, TP_F32, TP_I32, TP_I64, TP_NDTYPES } tp_dtype;
+/* The floating-point dtypes have a format descriptor (core/tp_format.h).
+ * bf16 comes last so that the others keep their codes. */
+typedef enum { TP_F16 = 0, TP_F32, TP_I32, TP_I64, TP_BF16, TP_NDTYPES } tp_dtype;
 
 /* A set of dtypes, e.g. the ones an op or a fill accepts. */
 #define TP_DTYPE_BIT(t) (1u << (t))
@@ -27,7 +29,7 @@ typedef struct {
 const tp_dtype_info *tp_dtype_get(tp_dtype t);
 
 size_t tp_dtype_size(tp_dtype t);
-const char *tp_dtype_name(tp_dtype t); /* "f16", "f32", "i32", "i64" */
+const char *tp_dtype_name(tp_dtype t); /* "f16", "f32", "i32", "i64", "bf16" */
 int tp_dtype_parse(const char *name, tp_dtype *t);
 
 /* Writes "A, B, C or D": every dtype's name (npy = 0) or NumPy descr

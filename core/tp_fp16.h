@@ -1,6 +1,8 @@
-/* IEEE binary16 codec. Written by hand (no Debian library offers a
- * binary16 codec in C); checked against MPFR for all 65536 patterns by
- * tests/test_fp16.c. */
+/* IEEE binary16 codec: the binary16 instance of core/tp_ieee.h (written by
+ * hand: no Debian library offers a binary16 codec in C), also reachable as
+ * the descriptor tp_binary16 of core/tp_format.h. Checked against MPFR for
+ * all 65536 patterns by tests/test_fp16.c, and in all four rounding modes
+ * by tests/test_format.c: no result depends on the caller's mode. */
 #ifndef TP_FP16_H
 #define TP_FP16_H
 #include <stdint.h>
@@ -14,7 +16,8 @@ double tp_f16_to_double(uint16_t h);
 
 /* Round a double to binary16, ties to even, with gradual underflow and
  * overflow to infinity (|x| >= 65520). Exact for every double input: there
- * is no intermediate rounding. */
+ * is no intermediate rounding, and the result does not depend on the
+ * rounding mode in force. */
 uint16_t tp_f16_from_double(double x);
 
 /* Round a double first to binary32 (ties to even) and then to binary16:

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *tp_npy_descr(tp_dtype t) { return tp_dtype_get(t)->npy_descr; }
+
 int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shape, const void *data)
 {
     char dict[256];
@@ -98,8 +100,10 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
     const char *v = dict_value(h, "descr");
     int found = -1;
     for (int i = 0; v && i < TP_NDTYPES; i++)
-        if (strncmp(v + 1, tp_dtype_get((tp_dtype)i)->npy_descr, 3) == 0 && (v[0] == '\'' || v[0] == '"') &&
-            v[4] == v[0])
+        /* NumPy itself saves a bfloat16 array it loaded as '|V2' */
+        if ((strncmp(v + 1, tp_dtype_get((tp_dtype)i)->npy_descr, 3) == 0 ||
+             (i == TP_BF16 && strncmp(v + 1, "|V2", 3) == 0)) &&
+            (v[0] == '\'' || v[0] == '"') && v[4] == v[0])
             found = i;
     if (found < 0) {
         /* name the dtype as NumPy spells it, so that the user sees which

@@ -17,4 +17,7 @@ int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shap
  * in err what is wrong with the file (which part, what was expected). */
 int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], void **data,
                 char *err, size_t errlen);
+
+/* The .npy descr written for a dtype (core/tp_dtype.c says why bf16 is "<V2"). */
+const char *tp_npy_descr(tp_dtype t);
 #endif

@@ -27,7 +27,7 @@ typedef struct {
     int rank;
     int64_t shape[TP_MAX_RANK];
     int64_t numel;
-    void *data; /* row-major; uint16_t bit patterns for TP_F16 */
+    void *data; /* row-major; bit patterns (uint16_t) for TP_F16 and TP_BF16 */
     /* Outputs: their contents before the launch (the contract's init), for
      * ops whose kernels leave elements untouched or accumulate into them.
      * NULL for inputs. */
@@ -87,11 +87,23 @@ typedef struct tp_op {
      * {NULL} entry; check_model stays the judge of a whole model). */
     unsigned dtypes;
     const tp_model_key *model_keys;
+    /* The formats its outputs may have (TP_DTYPE_BIT(TP_F16) | ...): a plan
+     * with an output in any other format is refused (tp_op_check_outputs). */
+    unsigned outputs;
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);
 /* Names of all registered ops, NULL-terminated. */
 const char *const *tp_op_names(void);
+/* op->reference run in round-to-nearest, whatever the caller's rounding
+ * mode (restored on return): the references are defined in that mode, and
+ * the result must not depend on the caller's. */
+int tp_op_reference(const tp_op *op, const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+                    char *err, size_t errlen);
+/* 0 when every output of the case (a tensor with an `initial`) has a
+ * format the op declares; otherwise -1 and a message naming the output,
+ * its format and the op's formats. */
+int tp_op_check_outputs(const tp_op *op, const tp_case *c, char *err, size_t errlen);
 
 /* Helpers for op implementations. */
 const tp_tensor *tp_case_tensor(const tp_case *c, const char *name);

@@ -1,6 +1,7 @@
 #include "core/tp_plan.h"
 
 #include "core/tp_expr.h"
+#include "core/tp_format.h"
 #include "core/tp_npy.h"
 #include "core/tp_rng.h"
 
@@ -220,10 +221,10 @@ tp_case *tp_case_build(const json_t *plan, int index, const char *backend, char 
             goto fail;
         }
         char inner[300];
-        int filled = t->dtype == TP_F16 ? tp_fill_f16(t->data, t->rank, t->shape, fill, c->seed, t->name, inner, sizeof inner)
-                     : t->dtype == TP_F32 ? tp_fill_f32(t->data, t->rank, t->shape, fill, c->seed, t->name, inner, sizeof inner)
-                                          : tp_fill_int(t->data, t->dtype == TP_I64, t->numel, fill, c->seed, t->name, inner,
-                                                        sizeof inner);
+        const tp_format *fmt = tp_format_of(t->dtype);
+        int filled = fmt ? tp_fill_float(fmt, t->data, t->rank, t->shape, fill, c->seed, t->name, inner, sizeof inner)
+                         : tp_fill_int(t->data, t->dtype == TP_I64, t->numel, fill, c->seed, t->name, inner,
+                                       sizeof inner);
         if (filled != 0) {
             snprintf(err, errlen, "case %s: input %s: %s", c->name, t->name, inner);
             goto fail;

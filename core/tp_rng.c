@@ -1,10 +1,11 @@
 #include "core/tp_rng.h"
 
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 #include "core/tp_op.h" /* TP_MAX_RANK */
 
 #include <ctype.h>
 #include <errno.h>
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,9 @@ enum fill_kind {
     F_NORMAL, F_UNIFORM, F_WIDE, F_SPECIAL, F_NEAR, F_ALL, F_RANDINT, F_ZIPF, F_CONST, F_MIRROR, F_ANTIMIRROR
 };
 
-#define FLOATS (TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32))
+/* bf16 tensors draw the same values, rounded to bfloat16 (all_f16 and
+ * special give binary16 values, which bfloat16 holds only to 8 bits) */
+#define FLOATS (TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32) | TP_DTYPE_BIT(TP_BF16))
 #define INDICES (TP_DTYPE_BIT(TP_I32) | TP_DTYPE_BIT(TP_I64))
 
 /* The grammar, one row per form, in the order messages list them; the
@@ -395,7 +398,7 @@ static double draw(const fill *f, uint64_t seed, uint64_t stream, uint64_t i)
         /* finite patterns: 0x0000..0x7bff and 0x8000..0xfbff (63488) */
         uint64_t k = i % 63488;
         uint16_t h = k < 31744 ? (uint16_t)k : (uint16_t)(0x8000 + (k - 31744));
-        return tp_f16_to_double(h);
+        return tp_binary16.decode(h);
     }
     case F_CONST:
         return f->p[0];
@@ -404,29 +407,30 @@ static double draw(const fill *f, uint64_t seed, uint64_t stream, uint64_t i)
     }
 }
 
-/* Elements are stored in the tensor's format: binary16 bit patterns or
- * binary32 values; both round the drawn double to nearest even. */
+/* Elements are stored in the tensor's format (core/tp_format.h), the drawn
+ * double rounded to nearest even. */
 typedef struct {
     void *data;
-    int f32;
+    const tp_format *fmt;
+    int saturate; /* overflow gives +-max_finite instead of +-inf */
 } sink;
 
-/* A drawn value beyond the binary16 range saturates at +-65504: inputs
- * are always finite, so every case has a finite exact result to check. */
+/* A drawn value beyond the range of a 16-bit format saturates at its
+ * largest finite value (+-65504 in binary16): inputs are always finite, so
+ * every case has a finite exact result to check. binary32 keeps its
+ * overflow to infinity. */
 static void put(const sink *o, int64_t i, double v)
 {
-    if (o->f32)
-        ((float *)o->data)[i] = (float)v;
-    else if (fabs(v) >= 65520.0)
-        ((uint16_t *)o->data)[i] = v > 0 ? 0x7bff : 0xfbff;
+    uint32_t b = o->fmt->encode(v);
+    if (o->saturate && o->fmt->is_inf(b))
+        b = o->fmt->encode(v > 0 ? o->fmt->max_finite : -o->fmt->max_finite);
+    if (o->fmt->size == 2)
+        ((uint16_t *)o->data)[i] = (uint16_t)b;
     else
-        ((uint16_t *)o->data)[i] = tp_f16_from_double(v);
+        ((uint32_t *)o->data)[i] = b;
 }
 
-static double get(const sink *o, int64_t i)
-{
-    return o->f32 ? (double)((float *)o->data)[i] : tp_f16_to_double(((uint16_t *)o->data)[i]);
-}
+static double get(const sink *o, int64_t i) { return tp_format_load(o->fmt, o->data, i); }
 
 static void fill_rec(const sink *out, int rank, const int64_t *shape, const fill *f, uint64_t seed,
                      uint64_t stream)
@@ -460,7 +464,7 @@ static void fill_rec(const sink *out, int rank, const int64_t *shape, const fill
 static int fill_float(const sink *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
                       const char *tensor_name, char *err, size_t errlen)
 {
-    fill *f = parse_run(text, out->f32 ? TP_F32 : TP_F16, err, errlen);
+    fill *f = parse_run(text, out->fmt->dtype, err, errlen);
     if (!f)
         return -1;
     for (fill *g = f; g; g = g->base)
@@ -475,18 +479,29 @@ static int fill_float(const sink *out, int rank, const int64_t *shape, const cha
     return 0;
 }
 
+int tp_fill_float(const tp_format *fmt, void *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
+                  const char *tensor_name, char *err, size_t errlen)
+{
+    sink o = {out, fmt, fmt->size == 2};
+    /* strtod and the draws' + and * follow the rounding mode: run them in
+     * round-to-nearest, so that the bits do not depend on the caller's. */
+    const int saved = fegetround();
+    fesetround(FE_TONEAREST);
+    int rc = fill_float(&o, rank, shape, text, seed, tensor_name, err, errlen);
+    fesetround(saved);
+    return rc;
+}
+
 int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
                 const char *tensor_name, char *err, size_t errlen)
 {
-    sink o = {out, 0};
-    return fill_float(&o, rank, shape, text, seed, tensor_name, err, errlen);
+    return tp_fill_float(&tp_binary16, out, rank, shape, text, seed, tensor_name, err, errlen);
 }
 
 int tp_fill_f32(float *out, int rank, const int64_t *shape, const char *text, uint64_t seed,
                 const char *tensor_name, char *err, size_t errlen)
 {
-    sink o = {out, 1};
-    return fill_float(&o, rank, shape, text, seed, tensor_name, err, errlen);
+    return tp_fill_float(&tp_binary32, out, rank, shape, text, seed, tensor_name, err, errlen);
 }
 /* ---- index fills ------------------------------------------------------- */
 
@@ -501,6 +516,8 @@ int tp_fill_int(void *out, int dtype_i64, int64_t numel, const char *text, uint6
     fill_free(f);
     uint64_t stream = tp_rng_stream(tensor_name);
     double *cdf = NULL;
+    const int saved = fegetround(); /* the harmonic sums in round-to-nearest, whatever the caller's mode */
+    fesetround(FE_TONEAREST);
     if (kind == F_ZIPF) {
         cdf = malloc((size_t)a * sizeof *cdf);
         double h = 0;
@@ -529,5 +546,6 @@ int tp_fill_int(void *out, int dtype_i64, int64_t numel, const char *text, uint6
             ((int32_t *)out)[i] = (int32_t)v;
     }
     free(cdf);
+    fesetround(saved);
     return 0;
 }

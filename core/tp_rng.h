@@ -13,9 +13,11 @@
  * gives the same bits on every machine: (contract, case, seed) is enough
  * to reproduce every input.
  *
- * Fill grammar (values rounded to the tensor's format, binary16 or binary32,
- * ties to even; binary16 values beyond the format saturate at +-65504, so
- * generated inputs are always finite):
+ * Fill grammar (values rounded to the tensor's format, binary16, bfloat16 or
+ * binary32, ties to even; values beyond a 16-bit format saturate at its
+ * largest finite value, +-65504 in binary16, so generated inputs are always
+ * finite). Every fill gives the same bits whatever the caller's rounding
+ * mode (it runs in round-to-nearest and restores the caller's mode):
  *   normal(mu, sigma)   mu + sigma * z, z the sum of 12 uniforms minus 6
  *                       (Irwin-Hall: mean 0, variance 1, |z| <= 6; no libm)
  *   uniform(lo, hi)     lo + (hi - lo) * u, u uniform in [0, 1)
@@ -45,6 +47,7 @@
 #define TP_RNG_H
 #include "core/tp_dtype.h"
 #include "core/tp_grammar.h"
+#include "core/tp_format.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -79,8 +82,13 @@ int tp_fill_check(const char *fill, tp_dtype dtype, int rank, tp_grammar_error *
  * valid; otherwise writes what is wrong and what was expected into err. */
 int tp_fill_parse_check(const char *fill, char *err, size_t errlen);
 
-/* Fill a binary16 tensor of the given shape (row-major) from a fill
- * expression. Returns 0, or -1 with a message in err. */
+/* Fill a tensor stored in format fmt (binary16, bfloat16, binary32) of the
+ * given shape (row-major) from a fill expression. Returns 0, or -1 with a
+ * message in err. */
+int tp_fill_float(const tp_format *fmt, void *out, int rank, const int64_t *shape, const char *fill, uint64_t seed,
+                  const char *tensor_name, char *err, size_t errlen);
+
+/* The same for a binary16 tensor. */
 int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *fill,
                 uint64_t seed, const char *tensor_name, char *err, size_t errlen);
 

@@ -1,6 +1,6 @@
 #include "harness/tp_check.h"
 
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 #include "core/tp_plan.h"
 
 #include <math.h>
@@ -101,47 +101,20 @@ double tp_side_ratio(double y, const tp_ref *r)
     return d / b;
 }
 
-/* Element access per output format: binary16 bit patterns or binary32. */
-double tp_output_value(const tp_tensor *t, int64_t i)
-{
-    if (t->dtype == TP_F16)
-        return tp_f16_to_double(((const uint16_t *)t->data)[i]);
-    return (double)((const float *)t->data)[i];
-}
-
-static double fmt_ulp(tp_dtype dt, double x)
-{
-    if (dt == TP_F16)
-        return tp_f16_ulp(x);
-    double a = fabs(x);
-    if (!(a >= 0x1p-126))
-        return 0x1p-149;
-    if (a >= 0x1.fffffep127)
-        return 0x1p104;
-    int e;
-    (void)frexp(a, &e);
-    return ldexp(1.0, e - 1 - 23);
-}
-
-/* The next value of the format above (dir > 0) or below v, v in the format. */
-static double fmt_next(tp_dtype dt, double v, int dir)
-{
-    if (dt == TP_F16) {
-        uint16_t h = tp_f16_from_double(v);
-        return tp_f16_to_double(dir > 0 ? tp_f16_next_up(h) : tp_f16_next_down(h));
-    }
-    return (double)nextafterf((float)v, dir > 0 ? INFINITY : -INFINITY);
-}
+/* Element access through the output's format (binary16, bfloat16 or
+ * binary32: tp_check_case accepts no other). */
+double tp_output_value(const tp_tensor *t, int64_t i) { return tp_format_load(tp_format_of(t->dtype), t->data, i); }
 
 json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol, double claim_rtol)
 {
+    const tp_format *fmt = tp_format_of(out->dtype);
     int64_t violations = 0, strict = 0, loose = 0, nonfinite = 0;
     double max_err = 0, max_ulp = 0, max_ratio = 0, max_bound = 0;
     elem worst[TP_CHECK_WORST], first[TP_CHECK_WORST];
     int nworst = 0, nfirst = 0;
     for (int64_t i = 0; i < out->numel; i++) {
         const tp_ref *r = &ref[i];
-        double y = tp_output_value(out, i);
+        double y = tp_format_load(fmt, out->data, i);
         int ok = !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
         double err = isnan(y) ? INFINITY : fabs(y - r->exact);
         if (isinf(y) && isinf(r->exact) && y == r->exact)
@@ -157,20 +130,20 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
                 first[nfirst++] = e;
         }
         max_err = fmax(max_err, err);
-        max_ulp = fmax(max_ulp, err / fmt_ulp(out->dtype, r->exact));
+        max_ulp = fmax(max_ulp, err / fmt->ulp(r->exact));
         max_ratio = fmax(max_ratio, e.ratio);
         double bound = fmax(r->allow_hi - r->exact, r->exact - r->allow_lo);
         max_bound = fmax(max_bound, bound);
         keep_worst(worst, &nworst, &e);
         /* Claim audit: does |y - exact| <= atol accept exactly the outputs
          * the model admits? strict: it rejects some admitted output (a
-         * false alarm is possible); loose: it accepts some binary16 value
+         * false alarm is possible); loose: it accepts some value of the format
          * outside the admitted set (a missed bug is possible). */
         double atol = claim_atol + claim_rtol * fabs(r->exact);
         if (bound > atol)
             strict++;
-        double above = fmt_next(out->dtype, r->allow_hi, 1);
-        double below = fmt_next(out->dtype, r->allow_lo, -1);
+        double above = tp_format_next_above(fmt, r->allow_hi);
+        double below = tp_format_next_below(fmt, r->allow_lo);
         if ((above > r->allow_hi && above - r->exact <= atol) ||
             (below < r->allow_lo && r->exact - below <= atol))
             loose++;
@@ -199,7 +172,7 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
                                               tp_json_num(claim_rtol), "verdict", verdict, "strict_elements",
                                               (json_int_t)strict, "loose_elements", (json_int_t)loose));
     char sha[65];
-    tp_sha256_hex(out->data, (size_t)out->numel * (out->dtype == TP_F16 ? 2 : 4), sha);
+    tp_sha256_hex(out->data, (size_t)out->numel * fmt->size, sha);
     json_object_set_new(o, "sha256", json_string(sha));
     return o;
 }
@@ -217,6 +190,8 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source
         return NULL;
     json_t *claim = json_object_get(plan, "claim");
     double atol = json_number_value(json_object_get(claim, "atol")), rtol = json_number_value(json_object_get(claim, "rtol"));
+    if (tp_op_check_outputs(op, c, err, errlen) != 0)
+        return NULL;
     json_t *outs = json_object();
     int pass = 1;
     for (int i = 0; i < c->ntensors; i++) {
@@ -224,13 +199,13 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source
         json_t *tj = json_array_get(json_object_get(plan, "tensors"), (size_t)i);
         if (strcmp(json_string_value(json_object_get(tj, "role")), "output") != 0)
             continue;
-        if (t->dtype != TP_F16 && t->dtype != TP_F32) {
-            snprintf(err, errlen, "output %s: only f16 and f32 outputs can be checked", t->name);
+        if (!tp_format_of(t->dtype)) {
+            snprintf(err, errlen, "output %s: only floating-point outputs can be checked", t->name);
             json_decref(outs);
             return NULL;
         }
         tp_ref *ref = malloc((size_t)t->numel * sizeof *ref);
-        if (!ref || op->reference(model, c, t->name, ref, err, errlen) != 0) {
+        if (!ref || tp_op_reference(op, model, c, t->name, ref, err, errlen) != 0) {
             free(ref);
             json_decref(outs);
             return NULL;
@@ -255,4 +230,16 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source
     json_object_set_new(result, "non_claims", tp_statements_json(&said, TP_NON_CLAIM));
     tp_statements_free(&said);
     return result;
+}
+
+tp_case *tp_check_case_build(const json_t *plan, int index, const char *backend, char *err, size_t errlen)
+{
+    tp_case *c = tp_case_build(plan, index, backend, err, errlen);
+    const char *opname = json_string_value(json_object_get(plan, "op"));
+    const tp_op *op = opname ? tp_op_find(opname) : NULL;
+    if (c && op && tp_op_check_outputs(op, c, err, errlen) != 0) {
+        tp_case_free(c);
+        return NULL;
+    }
+    return c;
 }

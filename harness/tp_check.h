@@ -12,6 +12,11 @@
 
 #define TP_CHECK_WORST 5
 
+/* tp_case_build, and the case refused (NULL, err set) when an output has a
+ * format the plan's op cannot check (tp_op_check_outputs): what a harness
+ * refuses before a launch, and what a replay re-derives. */
+tp_case *tp_check_case_build(const json_t *plan, int index, const char *backend, char *err, size_t errlen);
+
 /* Checks every output tensor of the case; returns the case result object
  * (see docs in README: verdict, violations, max_abs_err, max_ulp_err,
  * max_err_over_bound, worst elements, claim audit, output SHA-256,
@@ -33,6 +38,7 @@ double tp_json_to_num(const json_t *j);
  * when y is admitted (infinite when that side has no room). */
 double tp_side_ratio(double y, const tp_ref *r);
 
-/* Element i of an output tensor (binary16 or binary32) as a double. */
+/* Element i of an output tensor (binary16, bfloat16 or binary32) as a
+ * double. */
 double tp_output_value(const tp_tensor *t, int64_t i);
 #endif

@@ -197,7 +197,7 @@ tp_case *tp_run_case_begin(tp_run *run, int i)
     tp_case_free(run->current);
     json_decref(run->inputs_from);
     run->inputs_from = NULL;
-    run->current = tp_case_build(run->plan, i, run->info->backend, err, sizeof err);
+    run->current = tp_check_case_build(run->plan, i, run->info->backend, err, sizeof err);
     if (!run->current) {
         record_other(run, i, "refused", "plan", err);
         return NULL;

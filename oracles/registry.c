@@ -1,5 +1,10 @@
 #include "core/tp_op.h"
 
+#include "core/tp_format.h"
+#include "core/tp_npy.h"
+
+#include <fenv.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ./configure writes TP_OPS(X) with one X(name) for every oracles/op_NAME.c
@@ -29,4 +34,49 @@ const char *const *tp_op_names(void)
         names[n++] = ops[i]->name;
     names[n] = NULL;
     return names;
+}
+
+/* "binary16 (f16)" for a float dtype, the dtype's name for the others. */
+static const char *dtype_words(tp_dtype dt, char *buf, size_t len)
+{
+    const tp_format *f = tp_format_of(dt);
+    if (f)
+        snprintf(buf, len, "%s (%s)", f->name, tp_dtype_name(dt));
+    else
+        snprintf(buf, len, "%s", tp_dtype_name(dt));
+    return buf;
+}
+
+int tp_op_check_outputs(const tp_op *op, const tp_case *c, char *err, size_t errlen)
+{
+    for (int i = 0; i < c->ntensors; i++) {
+        const tp_tensor *t = &c->tensors[i];
+        if (!t->initial || (op->outputs & TP_DTYPE_BIT(t->dtype)))
+            continue;
+        char have[40], list[200] = "";
+        size_t n = 0;
+        for (const tp_format *const *f = tp_formats(); *f; f++)
+            if (op->outputs & TP_DTYPE_BIT((*f)->dtype)) {
+                char w[40];
+                n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s", n ? " or " : "",
+                                      dtype_words((*f)->dtype, w, sizeof w));
+            }
+        snprintf(err, errlen, "op %s cannot check output %s in %s: its outputs are %s only", op->name, t->name,
+                 dtype_words(t->dtype, have, sizeof have), n ? list : "(none declared)");
+        return -1;
+    }
+    return 0;
+}
+
+int tp_op_reference(const tp_op *op, const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+                    char *err, size_t errlen)
+{
+    /* Some references save the caller's mode and return to it for their
+     * last steps (an enclosure's midpoint, RN16 of an end): measured by
+     * tests/rounding_modes.t, their `exact` then moves by an ulp. */
+    const int saved = fegetround();
+    fesetround(FE_TONEAREST);
+    int rc = op->reference(model, c, output, ref, err, errlen);
+    fesetround(saved);
+    return rc;
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Bad input is refused before any launch, through the runtime every
-# generated harness uses (the kernel emulated on the CPU): a zero dim, a
-# tile-multiple violation, an index outside the vocabulary, and --input
-# files that are an output, truncated, or of the wrong element count,
-# shape, dtype or index range. Each refusal exits 2, names the tensor (or
-# dim) and what was expected, is recorded in results.json as refused with
-# that reason, and leaves nothing under outputs/ for the case. A correct
-# --input file gives the same verdict as the seeded case, and both replay.
+# generated harness uses (the kernel emulated on the CPU): a zero dim, an
+# output format the op does not support, a tile-multiple violation, an
+# index outside the vocabulary, and --input files that are an output,
+# truncated, or of the wrong element count, shape, dtype or index range.
+# Each refusal exits 2, names the tensor (or dim) and what was expected, is
+# recorded in results.json as refused with that reason, and leaves nothing
+# under outputs/ for the case. A correct --input file gives the same
+# verdict as the seeded case, and both replay.
 set -u
 cd "$(dirname "$0")/.."
 tp=build/tolproof emu=build/tests/tool_emulate
@@ -38,6 +39,21 @@ emb=build/gen/embedding_bwd.plan.json
 sed '0,/"M": 1,/s//"M": 0,/' "$gemm" >"$tmp/gemm_zero.plan.json"
 grep -q '"M": 0,' "$tmp/gemm_zero.plan.json"; ok $? "the copied plan has a case with M = 0"
 refused zero_dim tiny_1x1x1 plan "case tiny_1x1x1: dim M is 0 (expected a positive integer)" "$tmp/gemm_zero.plan.json"
+
+# an output in a format its op does not declare (gemm writes binary16 only):
+# C as bfloat16 in a copy of the plan
+/usr/bin/python3 - "$gemm" "$tmp/gemm_bf16.plan.json" <<'EOF'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+for t in plan["tensors"]:
+    if t["name"] == "C":
+        t["dtype"] = "bf16"
+json.dump(plan, open(sys.argv[2], "w"), indent=2)
+EOF
+refused output_format normal_64 plan \
+    "op gemm cannot check output C in bfloat16 (bf16): its outputs are binary16 (f16) only" "$tmp/gemm_bf16.plan.json"
+"$tp" replay "$tmp/output_format" >"$tmp/output_format.replay" 2>&1
+ok $? "output_format: replay re-derives the refusal"
 
 # a tile-multiple violation and an index outside the vocabulary, from the contracts
 refused tile_multiple refused_m100 plan "M and K must be multiples of 16" build/gen/gemm_bwd_a.plan.json

@@ -113,7 +113,7 @@ static json_t *said_for(const tp_case_source *src)
                              "sha256", "0123456789abcdef0123", "tensors", "name", "x", "role", "input", "name", "y",
                              "role", "output", "init", "const(7)", "model");
     json_t *outs = json_pack("{s:{s:i}}", "y", "elements", 12);
-    static const tp_op op = {"test_op", "y = x", NULL, NULL, NULL, NULL, 0, NULL};
+    static const tp_op op = {"test_op", "y = x", NULL, NULL, NULL, NULL, 0, NULL, 0};
     tp_case c;
     memset(&c, 0, sizeof c);
     c.name = "c1";

@@ -258,7 +258,7 @@ static void test_fill_check(void)
         {"const(-3)", TP_I32, 1, NULL},
         {"gauss(0, 1)", TP_F16, 2, "unknown fill 'gauss' in 'gauss(0, 1)'"},
         {"randint(0, 4)", TP_F16, 1, "fill 'randint' is for i32, i64 tensors, not f16"},
-        {"normal(0, 1)", TP_I32, 1, "fill 'normal' is for f16, f32 tensors, not i32"},
+        {"normal(0, 1)", TP_I32, 1, "fill 'normal' is for f16, f32, bf16 tensors, not i32"},
         {"mirror(2, normal(0, 1))", TP_F16, 2, "axis 2 out of range for a rank-2 tensor"},
         {"mirror(1, normal(0, 1))", TP_F16, 1, "axis 1 out of range for a rank-1 tensor"},
         {"wide(-1.5, 3)", TP_F16, 1, "-1.5 is not an integer"},
@@ -588,7 +588,7 @@ static void test_npy(void)
     char path[128];
     snprintf(path, sizeof path, "%s/t.npy", tmpdir);
     int bad = 0, n = 0;
-    for (int dt = TP_F16; dt <= TP_I64; dt++)
+    for (int dt = TP_F16; dt <= TP_BF16; dt++)
         for (int rank = 1; rank <= 3; rank++) {
             int64_t shape[3] = {5, 3, 2}, numel = 1;
             for (int d = 0; d < rank; d++)
@@ -624,7 +624,7 @@ static void test_npy(void)
                 free(data);
             free(buf);
         }
-    tap_ok(bad == 0, "npy write -> read round trip for f16/f32/i32/i64 x rank 1..3 (%d of %d bad)", bad, n);
+    tap_ok(bad == 0, "npy write -> read round trip for f16/f32/i32/i64/bf16 x rank 1..3 (%d of %d bad)", bad, n);
 
     /* the bytes numpy itself would write: the header dict spelled as
      * numpy.lib.format spells it (a 1-tuple keeps its comma) */
@@ -672,7 +672,8 @@ static void test_npy(void)
     tap_ok(tp_dtype_parse("f16", &t) == 0 && t == TP_F16 && tp_dtype_parse("i64", &t) == 0 && t == TP_I64 &&
                tp_dtype_parse("f64", &t) == -1 && strcmp(tp_dtype_name(TP_I32), "i32") == 0 &&
                tp_dtype_size(TP_F16) == 2 && tp_dtype_size(TP_F32) == 4 && tp_dtype_size(TP_I32) == 4 &&
-               tp_dtype_size(TP_I64) == 8,
+               tp_dtype_size(TP_I64) == 8 && tp_dtype_parse("bf16", &t) == 0 && t == TP_BF16 &&
+               tp_dtype_size(TP_BF16) == 2,
            "dtype names and sizes");
 
     /* a file as numpy 1.x writes it: np.save(f, np.arange(6, dtype='<i4').reshape(2, 3)) */

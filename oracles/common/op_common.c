@@ -1,5 +1,8 @@
 #include "oracles/common/op_common.h"
 
+#include <fenv.h>
+#include <stdlib.h>
+
 int tp_model_choice(const json_t *model, const char *key, const char *const *allowed, const char **value,
                     char *err, size_t errlen)
 {
@@ -24,4 +27,16 @@ const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name,
         return NULL;
     }
     return t;
+}
+
+int tp_parse_f32(const char *s, float *out)
+{
+    if (!s)
+        return -1;
+    char *end;
+    const int saved = fegetround();
+    fesetround(FE_TONEAREST);
+    *out = strtof(s, &end);
+    fesetround(saved);
+    return end == s || (*end && strcmp(end, "f") != 0) ? -1 : 0;
 }

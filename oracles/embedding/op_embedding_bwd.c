@@ -41,7 +41,7 @@
 #include "oracles/embedding/proven/embedding.h"
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the fp32 accumulation bound in one place */
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -81,20 +81,6 @@ static double half_ulp16(double x)
     return ldexp(1.0, e - 1 - 11);
 }
 
-/* The binary16 value nearest x in the given direction (x finite). */
-static double f16_ceil(double x)
-{
-    uint16_t h = tp_f16_from_double(x);
-    double v = tp_f16_to_double(h);
-    return v < x ? tp_f16_to_double(tp_f16_next_up(h)) : v;
-}
-static double f16_floor(double x)
-{
-    uint16_t h = tp_f16_from_double(x);
-    double v = tp_f16_to_double(h);
-    return v > x ? tp_f16_to_double(tp_f16_next_down(h)) : v;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -102,8 +88,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Admitted interval of one element under fp16_per_step: t[0..m-1] sorted
- * ascending, S their exact sum. Runs in FE_UPWARD. */
-static void per_step(const double *t, int m, double S, tp_ref *r)
+ * ascending, S their exact sum, out the format of gW (binary16: the model's
+ * steps are binary16 roundings). Runs in FE_UPWARD. */
+static void per_step(const tp_format *out, const double *t, int m, double S, tp_ref *r)
 {
     double B = 0.0;
     int up = 0, down = 0;
@@ -125,8 +112,8 @@ static void per_step(const double *t, int m, double S, tp_ref *r)
     fesetround(FE_DOWNWARD);
     lo_end = S - B;
     fesetround(FE_UPWARD);
-    r->allow_lo = down ? -INFINITY : f16_ceil(lo_end);
-    r->allow_hi = up ? INFINITY : f16_floor(hi_end);
+    r->allow_lo = down ? -INFINITY : tp_format_ceil(out, lo_end);
+    r->allow_hi = up ? INFINITY : tp_format_floor(out, hi_end);
 }
 
 static int embedding_bwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
@@ -160,6 +147,7 @@ static int embedding_bwd_reference(const json_t *model, const tp_case *c, const 
             return -1;
         }
     const uint16_t *g16 = G->data, *w0 = gW->initial;
+    const tp_format *fg = tp_format_of(G->dtype), *fo = tp_format_of(gW->dtype);
     float *g = malloc((size_t)(n * D) * sizeof *g);
     double *S = malloc((size_t)(V * D) * sizeof *S), *t = malloc((size_t)(n + 1) * sizeof *t);
     int64_t *start = calloc((size_t)V + 1, sizeof *start), *rows = malloc((size_t)(n ? n : 1) * sizeof *rows);
@@ -169,14 +157,14 @@ static int embedding_bwd_reference(const json_t *model, const tp_case *c, const 
         goto out;
     }
     for (int64_t k = 0; k < n * D; k++) {
-        if (tp_f16_is_nan(g16[k]) || tp_f16_is_inf(g16[k])) {
+        if (fg->is_nan(g16[k]) || fg->is_inf(g16[k])) {
             snprintf(err, errlen, "embedding_bwd: gout has a non-finite element at %lld", (long long)k);
             goto out;
         }
-        g[k] = (float)tp_f16_to_double(g16[k]);
+        g[k] = (float)fg->decode(g16[k]);
     }
     for (int64_t k = 0; k < V * D; k++)
-        if (tp_f16_is_nan(w0[k]) || tp_f16_is_inf(w0[k])) {
+        if (fo->is_nan(w0[k]) || fo->is_inf(w0[k])) {
             snprintf(err, errlen, "embedding_bwd: %s's init has a non-finite element", output);
             goto out;
         }
@@ -203,7 +191,7 @@ static int embedding_bwd_reference(const json_t *model, const tp_case *c, const 
         for (int64_t d = 0; d < D; d++) {
             tp_ref *r = &ref[v * D + d];
             int m = 0;
-            double a0 = tp_f16_to_double(w0[v * D + d]);
+            double a0 = fo->decode(w0[v * D + d]);
             if (a0 != 0.0)
                 t[m++] = a0;
             for (int64_t q = start[v]; q < start[v + 1]; q++)
@@ -217,7 +205,7 @@ static int embedding_bwd_reference(const json_t *model, const tp_case *c, const 
             if (per) {
                 qsort(t, (size_t)m, sizeof *t, cmp_double);
                 fesetround(FE_UPWARD);
-                per_step(t, m, ex, r);
+                per_step(fo, t, m, ex, r);
                 fesetround(saved);
             } else {
                 double abs = 0.0;
@@ -229,8 +217,8 @@ static int embedding_bwd_reference(const json_t *model, const tp_case *c, const 
                 fesetround(FE_DOWNWARD);
                 double lo = ex - e;
                 fesetround(saved);
-                r->allow_lo = tp_f16_to_double(tp_f16_from_double(lo));
-                r->allow_hi = tp_f16_to_double(tp_f16_from_double(hi));
+                r->allow_lo = fo->round(lo);
+                r->allow_hi = fo->round(hi);
             }
         }
     rc = 0;
@@ -280,4 +268,5 @@ static void embedding_bwd_say(const json_t *model, const tp_case *c, tp_statemen
 const tp_op tp_op_embedding_bwd = {"embedding_bwd", "gW[v,d] = gW0[v,d] + sum_{i: idx[i]=v} gout[i,d]",
                                    embedding_bwd_check_model, embedding_bwd_reference, embedding_bwd_say,
                                    embedding_bwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_I32),
-                                   model_keys};
+                                   model_keys,
+    TP_DTYPE_BIT(TP_F16)};

@@ -12,7 +12,7 @@
  * bit-exact one. */
 #include "oracles/embedding/proven/embedding.h"
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <stdlib.h>
 
@@ -63,8 +63,9 @@ static int embedding_fwd_reference(const json_t *model, const tp_case *c, const 
         return -1;
     }
     tp_embedding_gather((int)n, (int)V, (int)D, idx->data, W->data, out->initial, g);
+    const tp_format *fo = tp_format_of(out->dtype);
     for (int64_t k = 0; k < n * D; k++) {
-        double v = tp_f16_to_double(g[k]);
+        double v = fo->decode(g[k]);
         ref[k] = (tp_ref){v, v, v, v, v};
     }
     free(g);
@@ -98,4 +99,5 @@ static void embedding_fwd_say(const json_t *model, const tp_case *c, tp_statemen
 const tp_op tp_op_embedding_fwd = {"embedding_fwd", "out[i,d] = W[idx[i],d] if 0 <= idx[i] < V, else unchanged",
                                    embedding_fwd_check_model, embedding_fwd_reference, embedding_fwd_say,
                                    embedding_fwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_I32),
-                                   model_keys};
+                                   model_keys,
+    TP_DTYPE_BIT(TP_F16)};

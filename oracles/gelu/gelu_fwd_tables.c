@@ -1,7 +1,7 @@
 #include "oracles/gelu/gelu_fwd_tables.h"
 #include "oracles/gelu/gelu_tables.h"
 
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <float.h>
@@ -127,7 +127,7 @@ int tp_gelu_fwd_tables_build(const tp_gelu_fwd_model *m, tp_interval *exact_y, t
     mpfi_init2(ws.z, EXACT_PREC);
     mpfi_init2(ws.u, EXACT_PREC);
     for (uint32_t h = 0; h < TP_GELU_FWD_TABLE_SIZE; h++) {
-        double xd = tp_f16_to_double((uint16_t)h);
+        double xd = tp_binary16.decode(h); /* the tables are indexed by binary16 input patterns */
         int finite = isfinite(xd);
         float x = (float)xd; /* exact: binary16 is a subset of binary32 */
         if (exact_y) {

@@ -1,6 +1,6 @@
 #include "oracles/gelu/gelu_tables.h"
 
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <math.h>
 #include <mpfi.h>
@@ -363,7 +363,7 @@ int tp_gelu_tables_build(const tp_gelu_model *m, tp_interval *exact_f,
     mpfr_inits2(TANH_PREC, fw.tlo, fw.thi, (mpfr_ptr)0);
 
     for (uint32_t h = 0; h < TP_GELU_TABLE_SIZE; h++) {
-        double xd = tp_f16_to_double((uint16_t)h);
+        double xd = tp_binary16.decode(h); /* the tables are indexed by binary16 input patterns */
         int finite = isfinite(xd);
         float x = (float)xd; /* exact: binary16 is a subset of binary32 */
         if (exact_f)

@@ -11,7 +11,7 @@
 #include "oracles/gelu/proven/gelu_bwd.h"
 #include "oracles/gelu/gelu_tables.h"
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,8 +38,7 @@ static int read_model(const json_t *model, const char *backend, tp_gelu_model *m
     float *dst[] = {&m->c, &m->a, &m->k3a};
     for (int i = 0; i < 3; i++) {
         const char *s = json_string_value(json_object_get(k, names[i]));
-        char *end;
-        if (!s || (*dst[i] = strtof(s, &end), end == s || (*end && strcmp(end, "f") != 0))) {
+        if (tp_parse_f32(s, dst[i]) != 0) {
             snprintf(err, errlen, "model.constants.%s must be an fp32 literal such as \"0.044715f\"", names[i]);
             return -1;
         }
@@ -113,8 +112,9 @@ static int gelu_reference(const json_t *model, const tp_case *c, const char *out
         return -1;
     }
     const uint16_t *g16 = g->data;
+    const tp_format *fg = tp_format_of(g->dtype), *fo = tp_format_of(gi->dtype);
     for (int i = 0; i < n; i++)
-        gf[i] = (float)tp_f16_to_double(g16[i]);
+        gf[i] = (float)fg->decode(g16[i]);
     tp_gelu_bwd_ref(n, x->data, gf, cache.exact_f, cache.model_f, ex, mo);
     for (int i = 0; i < n; i++) {
         /* g * ef is exact in double except where it underflows (f below
@@ -123,9 +123,9 @@ static int gelu_reference(const json_t *model, const tp_case *c, const char *out
         ref[i].exact_hi = fabs(ex[i].hi) < 0x1p-960 ? nextafter(ex[i].hi, INFINITY) : ex[i].hi;
         ref[i].exact = ex[i].lo + 0.5 * (ex[i].hi - ex[i].lo);
         /* g*F is exact in double; the kernel rounds it to fp32, then to
-         * binary16: both roundings are monotone. */
-        ref[i].allow_lo = tp_f16_to_double(tp_f16_from_float((float)mo[i].lo));
-        ref[i].allow_hi = tp_f16_to_double(tp_f16_from_float((float)mo[i].hi));
+         * the output's format: both roundings are monotone. */
+        ref[i].allow_lo = fo->round(tp_binary32.round(mo[i].lo));
+        ref[i].allow_hi = fo->round(tp_binary32.round(mo[i].hi));
     }
     free(gf), free(ex), free(mo);
     return 0;
@@ -157,4 +157,5 @@ static void gelu_bwd_say(const json_t *model, const tp_case *c, tp_statements *o
 }
 
 const tp_op tp_op_gelu_bwd = {"gelu_bwd", "gi = g * d/dx[0.5 x (1 + tanh(c (x + a x^3)))]", gelu_check_model,
-                              gelu_reference, gelu_bwd_say, gelu_bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys};
+                              gelu_reference, gelu_bwd_say, gelu_bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys,
+    TP_DTYPE_BIT(TP_F16)};

@@ -13,7 +13,7 @@
 #include "oracles/gelu/proven/gelu_fwd.h"
 #include "oracles/gelu/gelu_fwd_tables.h"
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,8 +43,7 @@ static int read_model(const json_t *model, const char *backend, tp_gelu_fwd_mode
     float *dst[] = {&m->c, &m->a};
     for (int i = 0; i < 2; i++) {
         const char *s = json_string_value(json_object_get(k, names[i]));
-        char *end;
-        if (!s || (*dst[i] = strtof(s, &end), end == s || (*end && strcmp(end, "f") != 0)) || !isfinite(*dst[i])) {
+        if (tp_parse_f32(s, dst[i]) != 0 || !isfinite(*dst[i])) {
             snprintf(err, errlen, "model.constants.%s must be a finite fp32 literal such as \"0.044715f\"", names[i]);
             return -1;
         }
@@ -121,13 +120,15 @@ static int gelu_fwd_reference(const json_t *model, const tp_case *c, const char 
         return -1;
     }
     tp_gelu_fwd_ref(n, x->data, cache.exact_y, cache.model_y, ex, mo);
+    const tp_format *fo = tp_format_of(y->dtype);
     for (int i = 0; i < n; i++) {
         ref[i].exact_lo = ex[i].lo;
         ref[i].exact_hi = ex[i].hi;
         ref[i].exact = ex[i].lo + 0.5 * (ex[i].hi - ex[i].lo);
-        /* model ends are binary32 values: one rounding to binary16 */
-        ref[i].allow_lo = tp_f16_to_double(tp_f16_from_float((float)mo[i].lo));
-        ref[i].allow_hi = tp_f16_to_double(tp_f16_from_float((float)mo[i].hi));
+        /* model ends are binary32 values (the binary32 rounding leaves
+         * them as they are): one rounding to the output's format */
+        ref[i].allow_lo = fo->round(tp_binary32.round(mo[i].lo));
+        ref[i].allow_hi = fo->round(tp_binary32.round(mo[i].hi));
     }
     free(ex), free(mo);
     return 0;
@@ -168,4 +169,5 @@ static void gelu_fwd_say(const json_t *model, const tp_case *c, tp_statements *o
 
 const tp_op tp_op_gelu_fwd = {"gelu_fwd", "y = 0.5 x (1 + tanh(c (x + a x^3)))", gelu_fwd_check_model,
                               gelu_fwd_reference, gelu_fwd_say, gelu_fwd_statements, TP_DTYPE_BIT(TP_F16),
-                              model_keys};
+                              model_keys,
+    TP_DTYPE_BIT(TP_F16)};

@@ -32,7 +32,7 @@
  * which is for round-to-nearest; results under it say so. */
 #include "oracles/gemm/proven/gemm.h"
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -78,11 +78,11 @@ static int gemm_check_model(const json_t *model, char *err, size_t errlen)
 static float *widen(const tp_tensor *t, int transpose)
 {
     float *f = malloc((size_t)t->numel * sizeof *f);
-    const uint16_t *h = t->data;
+    const tp_format *fmt = tp_format_of(t->dtype);
     int64_t R = t->shape[0], C = t->shape[1];
     for (int64_t r = 0; f && r < R; r++)
         for (int64_t c = 0; c < C; c++)
-            f[transpose ? c * R + r : r * C + c] = (float)tp_f16_to_double(h[r * C + c]);
+            f[transpose ? c * R + r : r * C + c] = (float)tp_format_load(fmt, t->data, r * C + c);
     return f;
 }
 
@@ -99,8 +99,8 @@ static int faithful(const json_t *model)
 
 /* Ends of [S - e, S + e] with S = hi + lo, rounded outward by running the
  * two additions in the directed modes. */
-static void admitted(int64_t n, int K, int faith, const double *hi, const double *lo, const double *absum,
-                     tp_ref *ref)
+static void admitted(const tp_format *out, int64_t n, int K, int faith, const double *hi, const double *lo,
+                     const double *absum, tp_ref *ref)
 {
     int saved = fegetround();
     fesetround(FE_UPWARD);
@@ -122,8 +122,8 @@ static void admitted(int64_t n, int K, int faith, const double *hi, const double
     fesetround(saved);
     for (int64_t i = 0; i < n; i++) {
         ref[i].exact = hi[i] + lo[i];
-        ref[i].allow_lo = tp_f16_to_double(tp_f16_from_double(ref[i].allow_lo));
-        ref[i].allow_hi = tp_f16_to_double(tp_f16_from_double(ref[i].allow_hi));
+        ref[i].allow_lo = out->round(ref[i].allow_lo);
+        ref[i].allow_hi = out->round(ref[i].allow_hi);
     }
     free(e);
 }
@@ -176,7 +176,7 @@ static int gemm_reference(const json_t *model, const tp_case *c, const char *out
         tp_gemm_exact(rows, N, K, a + (size_t)r0 * K, b, hi + (size_t)r0 * N, lo + (size_t)r0 * N);
         tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
     }
-    admitted((int64_t)n, K, faithful(model), hi, lo, absum, ref);
+    admitted(tp_format_of(C->dtype), (int64_t)n, K, faithful(model), hi, lo, absum, ref);
     rc = 0;
 out:
     free(a);
@@ -234,4 +234,5 @@ static void gemm_say(const json_t *model, const tp_case *c, tp_statements *out)
 }
 
 const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_check_model, gemm_reference,
-                          gemm_say, gemm_statements, TP_DTYPE_BIT(TP_F16), model_keys};
+                          gemm_say, gemm_statements, TP_DTYPE_BIT(TP_F16), model_keys,
+    TP_DTYPE_BIT(TP_F16)};

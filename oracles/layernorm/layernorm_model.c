@@ -2,6 +2,7 @@
 
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the one place the sum bound's constants live */
 #include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/common/op_common.h" /* tp_parse_f32 */
 
 #include <fenv.h>
 #include <math.h>
@@ -9,14 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tp_ln_parse_f32(const char *s, float *out)
-{
-    char *end;
-    if (!s)
-        return -1;
-    *out = strtof(s, &end);
-    return end == s || (*end && strcmp(end, "f") != 0) || !isfinite(*out) ? -1 : 0;
-}
+int tp_ln_parse_f32(const char *s, float *out) { return tp_parse_f32(s, out) != 0 || !isfinite(*out) ? -1 : 0; }
 
 float tp_ln_f32_up(double v)
 {

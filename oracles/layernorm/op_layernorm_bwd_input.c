@@ -29,7 +29,7 @@
 #include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/layernorm/layernorm_model.h"
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -95,9 +95,9 @@ static void upd(float v, float *lo, float *hi)
     *hi = fmaxf(*hi, v);
 }
 
-/* The binary16 outputs the model admits for one element. */
-static void dx_admitted(tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2, tp_ln_fint k, float n, double *lo,
-                        double *hi)
+/* The outputs (in format out) the model admits for one element. */
+static void dx_admitted(const tp_format *out, tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2, tp_ln_fint k,
+                        float n, double *lo, double *hi)
 {
     float alo = INFINITY, ahi = -INFINITY, blo = INFINITY, bhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     const float nd = n * dxh;
@@ -116,14 +116,16 @@ static void dx_admitted(tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2, 
         upd(ks[i] * blo, &ylo, &yhi);
         upd(ks[i] * bhi, &ylo, &yhi);
     }
-    *lo = tp_f16_to_double(tp_f16_from_float(ylo));
-    *hi = tp_f16_to_double(tp_f16_from_float(yhi));
+    *lo = out->round(ylo);
+    *hi = out->round(yhi);
 }
 
-/* One row; returns 0, or -1 (message in err) when the pilot's inputs are not
+/* One row; fm, fs are the formats of the fed mean and rstd, out that of
+ * dx. Returns 0, or -1 (message in err) when the pilot's inputs are not
  * roundings of the statistics it assumes. */
-static int row(const ln_bwd_model *md, int r, int cols, const float *x, const float *dy, const float *g, float m16,
-               float s16, tp_ref *ref, char *err, size_t errlen)
+static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs, const tp_format *out, int r,
+               int cols, const float *x, const float *dy, const float *g, float m16, float s16, tp_ref *ref, char *err,
+               size_t errlen)
 {
     const float n = (float)cols;
     tp_ln_fint M = {m16, m16}, S = {s16, s16};
@@ -137,8 +139,8 @@ static int row(const ln_bwd_model *md, int r, int cols, const float *x, const fl
     int rc = 0;
     if (md->pilot) {
         tp_ln_row_stats(cols, x, md->eps, md->rsqrt_ulp, &M, &S, mu, rho);
-        double mlo = tp_f16_to_double(tp_f16_from_float(M.lo)), mhi = tp_f16_to_double(tp_f16_from_float(M.hi));
-        double slo = tp_f16_to_double(tp_f16_from_float(S.lo)), shi = tp_f16_to_double(tp_f16_from_float(S.hi));
+        double mlo = fm->round(M.lo), mhi = fm->round(M.hi);
+        double slo = fs->round(S.lo), shi = fs->round(S.hi);
         if (!(mlo <= m16 && m16 <= mhi && slo <= s16 && s16 <= shi)) {
             snprintf(err, errlen,
                      "layernorm_bwd_input (statistics = fp32_forward): row %d feeds mean %.9g, rstd %.9g, but the "
@@ -215,7 +217,7 @@ static int row(const ln_bwd_model *md, int r, int cols, const float *x, const fl
         mpfi_mul(u, u, rho);
         mpfi_div_ui(u, u, (unsigned long)cols);
         tp_ln_enclosure(u, &e->exact_lo, &e->exact, &e->exact_hi);
-        dx_admitted(xh[j], dxh, s1, s2, k, n, &e->allow_lo, &e->allow_hi);
+        dx_admitted(out, xh[j], dxh, s1, s2, k, n, &e->allow_lo, &e->allow_hi);
     }
     free(xh);
     fesetround(saved);
@@ -254,13 +256,15 @@ static int bwd_reference(const json_t *model, const tp_case *c, const char *outp
         return -1;
     }
     const uint16_t *x16 = T[0]->data, *dy16 = T[1]->data, *g16 = T[2]->data, *m16 = T[3]->data, *s16 = T[4]->data;
+    const tp_format *fx = tp_format_of(T[0]->dtype), *fdy = tp_format_of(T[1]->dtype), *fg = tp_format_of(T[2]->dtype),
+                    *fm = tp_format_of(T[3]->dtype), *fs = tp_format_of(T[4]->dtype), *fo = tp_format_of(O->dtype);
     float *g = malloc((size_t)cols * sizeof *g);
     if (!g) {
         snprintf(err, errlen, "layernorm_bwd_input: out of memory");
         return -1;
     }
     for (int j = 0; j < cols; j++)
-        g[j] = (float)tp_f16_to_double(g16[j]);
+        g[j] = (float)fg->decode(g16[j]);
     int rc = 0;
 #pragma omp parallel
     {
@@ -272,10 +276,10 @@ static int bwd_reference(const json_t *model, const tp_case *c, const char *outp
             if (bad)
                 snprintf(e2, sizeof e2, "layernorm_bwd_input: out of memory");
             for (int j = 0; !bad && j < cols; j++) {
-                x[j] = (float)tp_f16_to_double(x16[(size_t)r * cols + j]);
-                dy[j] = (float)tp_f16_to_double(dy16[(size_t)r * cols + j]);
+                x[j] = (float)fx->decode(x16[(size_t)r * cols + j]);
+                dy[j] = (float)fdy->decode(dy16[(size_t)r * cols + j]);
             }
-            if (bad || row(&md, r, cols, x, dy, g, (float)tp_f16_to_double(m16[r]), (float)tp_f16_to_double(s16[r]),
+            if (bad || row(&md, fm, fs, fo, r, cols, x, dy, g, (float)fm->decode(m16[r]), (float)fs->decode(s16[r]),
                            ref + (size_t)r * cols, e2, sizeof e2) != 0) {
 #pragma omp critical(ln_bwd_err)
                 if (!rc) {
@@ -332,4 +336,5 @@ static void bwd_say(const json_t *model, const tp_case *c, tp_statements *out)
 
 const tp_op tp_op_layernorm_bwd_input = {
     "layernorm_bwd_input", "dx = rstd/n (n dy gamma - sum dy gamma - xh sum dy gamma xh), xh = (x - mean) rstd",
-    bwd_check_model, bwd_reference, bwd_say, bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys};
+    bwd_check_model, bwd_reference, bwd_say, bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys,
+    TP_DTYPE_BIT(TP_F16)};

@@ -13,7 +13,7 @@
 #include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/layernorm/layernorm_model.h"
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -70,6 +70,8 @@ static int params_reference(const json_t *model, const tp_case *c, const char *o
     }
     const size_t N = (size_t)R * C;
     const uint16_t *x16 = T[0]->data, *dy16 = T[1]->data, *m16 = T[2]->data, *s16 = T[3]->data;
+    const tp_format *fx = tp_format_of(T[0]->dtype), *fdy = tp_format_of(T[1]->dtype), *fm = tp_format_of(T[2]->dtype),
+                    *fs = tp_format_of(T[3]->dtype);
     float *dy = malloc(N * sizeof *dy);
     double *hi = malloc((size_t)C * sizeof *hi), *lo = malloc((size_t)C * sizeof *lo);
     if (!dy || !hi || !lo) {
@@ -78,7 +80,7 @@ static int params_reference(const json_t *model, const tp_case *c, const char *o
         return -1;
     }
     for (size_t i = 0; i < N; i++)
-        dy[i] = (float)tp_f16_to_double(dy16[i]);
+        dy[i] = (float)fdy->decode(dy16[i]);
     if (beta)
         tp_ln_col_sums(R, C, dy, hi, lo);
 #pragma omp parallel for schedule(dynamic, 16)
@@ -107,8 +109,8 @@ static int params_reference(const json_t *model, const tp_case *c, const char *o
             double plo = 0.0, phi = 0.0, a = 0.0;
             for (int r = 0; r < R; r++) {
                 const size_t i = (size_t)r * C + col;
-                const float xv = (float)tp_f16_to_double(x16[i]), m = (float)tp_f16_to_double(m16[r]),
-                            s = (float)tp_f16_to_double(s16[r]);
+                const float xv = (float)fx->decode(x16[i]), m = (float)fm->decode(m16[r]),
+                            s = (float)fs->decode(s16[r]);
                 fesetround(FE_TONEAREST);
                 const float xh = (xv - m) * s;                /* the kernel's two roundings */
                 const double p = (double)xh * (double)dy[i]; /* exact: 24 + 11 significant bits */
@@ -167,4 +169,5 @@ static void params_say(const json_t *model, const tp_case *c, tp_statements *out
 
 const tp_op tp_op_layernorm_bwd_params = {
     "layernorm_bwd_params", "dgamma[c] = sum_r (x - mean) rstd dy, dbeta[c] = sum_r dy", params_check_model,
-    params_reference, params_say, params_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), model_keys};
+    params_reference, params_say, params_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), model_keys,
+    TP_DTYPE_BIT(TP_F32)};

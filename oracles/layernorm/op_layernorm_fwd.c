@@ -18,7 +18,7 @@
 #include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/layernorm/layernorm_model.h"
 #include "oracles/common/op_common.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -74,16 +74,17 @@ static int fwd_check_model(const json_t *model, char *err, size_t errlen)
 static float min4(float a, float b, float c, float d) { return fminf(fminf(a, b), fminf(c, d)); }
 static float max4(float a, float b, float c, float d) { return fmaxf(fmaxf(a, b), fmaxf(c, d)); }
 
-/* The binary16 outputs the model admits for one element. */
-static void y_admitted(float x, float g, float b, tp_ln_fint m, tp_ln_fint r, double *lo, double *hi)
+/* The outputs (in format out) the model admits for one element. */
+static void y_admitted(const tp_format *out, float x, float g, float b, tp_ln_fint m, tp_ln_fint r, double *lo,
+                       double *hi)
 {
     float dlo = x - m.hi, dhi = x - m.lo;
     float tlo = min4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
     float thi = max4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
     float ua = tlo * g, ub = thi * g;
     float y1 = ua + b, y2 = ub + b, y3 = fmaf(tlo, g, b), y4 = fmaf(thi, g, b);
-    *lo = tp_f16_to_double(tp_f16_from_float(min4(y1, y2, y3, y4)));
-    *hi = tp_f16_to_double(tp_f16_from_float(max4(y1, y2, y3, y4)));
+    *lo = out->round(min4(y1, y2, y3, y4));
+    *hi = out->round(max4(y1, y2, y3, y4));
 }
 
 static int fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
@@ -114,6 +115,8 @@ static int fwd_reference(const json_t *model, const tp_case *c, const char *outp
         return -1;
     }
     const uint16_t *x16 = X->data, *g16 = G->data, *b16 = B->data;
+    const tp_format *fx = tp_format_of(X->dtype), *fg = tp_format_of(G->dtype), *fb = tp_format_of(B->dtype),
+                    *fo = tp_format_of(O->dtype);
     float *gf = malloc((size_t)cols * sizeof *gf), *bf = malloc((size_t)cols * sizeof *bf);
     if (!gf || !bf) {
         free(gf), free(bf);
@@ -121,8 +124,8 @@ static int fwd_reference(const json_t *model, const tp_case *c, const char *outp
         return -1;
     }
     for (int j = 0; j < cols; j++) {
-        gf[j] = (float)tp_f16_to_double(g16[j]);
-        bf[j] = (float)tp_f16_to_double(b16[j]);
+        gf[j] = (float)fg->decode(g16[j]);
+        bf[j] = (float)fb->decode(b16[j]);
     }
     int rc = 0;
 #pragma omp parallel for schedule(dynamic, 4)
@@ -140,7 +143,7 @@ static int fwd_reference(const json_t *model, const tp_case *c, const char *outp
             rc = -1;
         } else {
             for (int j = 0; j < cols; j++)
-                xr[j] = (float)tp_f16_to_double(x16[(size_t)r * cols + j]);
+                xr[j] = (float)fx->decode(x16[(size_t)r * cols + j]);
             tp_ln_row_stats(cols, xr, m.eps, m.rsqrt_ulp, &mean, &rstd, mu, rho);
             if (which == 1) {
                 tp_ln_enclosure(mu, &ref[r].exact_lo, &ref[r].exact, &ref[r].exact_hi);
@@ -158,7 +161,7 @@ static int fwd_reference(const json_t *model, const tp_case *c, const char *outp
                     mpfi_mul_d(t, t, (double)gf[j]);
                     mpfi_add_d(t, t, (double)bf[j]);
                     tp_ln_enclosure(t, &e->exact_lo, &e->exact, &e->exact_hi);
-                    y_admitted(xr[j], gf[j], bf[j], mean, rstd, &e->allow_lo, &e->allow_hi);
+                    y_admitted(fo, xr[j], gf[j], bf[j], mean, rstd, &e->allow_lo, &e->allow_hi);
                 }
             }
         }
@@ -209,4 +212,5 @@ static void fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
 
 const tp_op tp_op_layernorm_fwd = {"layernorm_fwd",
                                    "y = (x - mean) / sqrt(var + eps) * gamma + beta per row; mean, rstd also out",
-                                   fwd_check_model, fwd_reference, fwd_say, fwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), model_keys};
+                                   fwd_check_model, fwd_reference, fwd_say, fwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), model_keys,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32)};

@@ -28,7 +28,7 @@
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the accumulation bound, in one place */
 #include "oracles/common/op_common.h"
 #include "oracles/softmax/proven/softmax.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -137,13 +137,13 @@ static void entry_fill(sm_ws *w, double d, int ulp, sm_entry *en)
     en->e_hi = step_f32(hi, ulp, INFINITY);
 }
 
-static double f16(double v) { return tp_f16_to_double(tp_f16_from_double(v)); }
-
-/* One row; rounding mode is nearest on entry and on exit. */
-static int sm_row(sm_ws *w, const sm_model *m, int row, int n, const uint16_t *x, float *xf, tp_ref *ref)
+/* One row of x (format in) to y (format out); rounding mode is nearest on
+ * entry and on exit. */
+static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_format *out, int row, int n,
+                  const uint16_t *x, float *xf, tp_ref *ref)
 {
     for (int j = 0; j < n; j++) {
-        xf[j] = (float)tp_f16_to_double(x[j]);
+        xf[j] = (float)in->decode(x[j]);
         if (!isfinite(xf[j]))
             return -1;
     }
@@ -192,8 +192,8 @@ static int sm_row(sm_ws *w, const sm_model *m, int row, int n, const uint16_t *x
         const sm_entry *en = &w->entry[x[j]];
         double y1_lo = en->e_lo, y1_hi = en->e_hi;
         if (m->double_round) {
-            y1_lo = f16(y1_lo);
-            y1_hi = f16(y1_hi);
+            y1_lo = tp_binary16.round(y1_lo); /* the model's binary16 copy of e, whatever y's format */
+            y1_hi = tp_binary16.round(y1_hi);
         }
         /* y1 (binary16 or fp32) times an fp32 inv is exact in double; the
          * cast rounds it once to fp32. Corners: y1_lo may be -0 or below. */
@@ -204,8 +204,8 @@ static int sm_row(sm_ws *w, const sm_model *m, int row, int n, const uint16_t *x
             p_lo = c[k] < p_lo ? c[k] : p_lo;
             p_hi = c[k] > p_hi ? c[k] : p_hi;
         }
-        ref[j].allow_lo = f16(p_lo);
-        ref[j].allow_hi = f16(p_hi);
+        ref[j].allow_lo = out->round(p_lo);
+        ref[j].allow_hi = out->round(p_hi);
     }
     fesetround(FE_DOWNWARD);
     for (int j = 0; j < n; j++)
@@ -254,7 +254,8 @@ static int sm_reference(const json_t *model, const tp_case *c, const char *outpu
         fesetround(FE_TONEAREST);
 #pragma omp for schedule(dynamic, 1)
         for (int r = 0; r < R; r++) {
-            int rc = ok ? sm_row(&w, &m, r, n, (const uint16_t *)x->data + (size_t)r * n, xf, ref + (size_t)r * n)
+            int rc = ok ? sm_row(&w, &m, tp_format_of(x->dtype), tp_format_of(y->dtype), r, n,
+                                 (const uint16_t *)x->data + (size_t)r * n, xf, ref + (size_t)r * n)
                         : -3;
             if (rc != 0) {
 #pragma omp critical
@@ -320,4 +321,5 @@ static void sm_say(const json_t *model, const tp_case *c, tp_statements *out)
 
 const tp_op tp_op_softmax_fwd = {"softmax_fwd", "y[r,j] = exp(x[r,j] - max_k x[r,k]) / sum_k exp(x[r,k] - max_k x[r,k])",
                                  sm_check_model, sm_reference, sm_say, sm_statements, TP_DTYPE_BIT(TP_F16),
-                                 model_keys};
+                                 model_keys,
+    TP_DTYPE_BIT(TP_F16)};

@@ -21,7 +21,7 @@
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the accumulation bound, in one place */
 #include "oracles/common/op_common.h"
 #include "oracles/softmax/proven/softmax.h"
-#include "core/tp_fp16.h"
+#include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -59,19 +59,18 @@ static int xent_check_model(const json_t *model, char *err, size_t errlen)
     return 0;
 }
 
-static double f16(double v) { return tp_f16_to_double(tp_f16_from_double(v)); }
-
 typedef struct {
     mpfr_t D, t, u;
 } xent_ws;
 
-/* One row; rounding mode is nearest on entry and on exit. */
-static int xent_row(xent_ws *w, int n, const uint16_t *s16, const uint16_t *g16, float *sf, float *gf,
-                    tp_ref *ref)
+/* One row of s, g (format in) to gi (format out); rounding mode is nearest
+ * on entry and on exit. */
+static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n, const uint16_t *s16,
+                    const uint16_t *g16, float *sf, float *gf, tp_ref *ref)
 {
     for (int j = 0; j < n; j++) {
-        sf[j] = (float)tp_f16_to_double(s16[j]);
-        gf[j] = (float)tp_f16_to_double(g16[j]);
+        sf[j] = (float)in->decode(s16[j]);
+        gf[j] = (float)in->decode(g16[j]);
         if (!isfinite(sf[j]) || !isfinite(gf[j]))
             return -1;
     }
@@ -104,8 +103,8 @@ static int xent_row(xent_ws *w, int n, const uint16_t *s16, const uint16_t *g16,
         /* fp32 operations in round-to-nearest: exactly the kernel's RN32 */
         const float d_lo = gf[j] - dot_hi, d_hi = gf[j] - dot_lo;
         const float p1 = sf[j] * d_lo, p2 = sf[j] * d_hi;
-        ref[j].allow_lo = f16(p1 < p2 ? p1 : p2);
-        ref[j].allow_hi = f16(p1 < p2 ? p2 : p1);
+        ref[j].allow_lo = out->round(p1 < p2 ? p1 : p2);
+        ref[j].allow_hi = out->round(p1 < p2 ? p2 : p1);
         /* exact: s * (g - D) */
         mpfr_set_flt(w->u, gf[j], MPFR_RNDN);
         mpfr_sub(w->u, w->u, w->D, MPFR_RNDN);
@@ -149,8 +148,8 @@ static int xent_reference(const json_t *model, const tp_case *c, const char *out
 #pragma omp for schedule(dynamic, 4)
         for (int r = 0; r < R; r++) {
             size_t o = (size_t)r * n;
-            int rc = sf && gf ? xent_row(&w, n, (const uint16_t *)s->data + o, (const uint16_t *)g->data + o, sf,
-                                         gf, ref + o)
+            int rc = sf && gf ? xent_row(&w, tp_format_of(s->dtype), tp_format_of(gi->dtype), n,
+                                         (const uint16_t *)s->data + o, (const uint16_t *)g->data + o, sf, gf, ref + o)
                               : -3;
             if (rc != 0) {
 #pragma omp critical
@@ -199,4 +198,5 @@ static void xent_say(const json_t *model, const tp_case *c, tp_statements *out)
 }
 
 const tp_op tp_op_softmax_xent_bwd = {"softmax_xent_bwd", "gi[r,j] = s[r,j] (g[r,j] - sum_k g[r,k] s[r,k])",
-                                      xent_check_model, xent_reference, xent_say, xent_statements, TP_DTYPE_BIT(TP_F16), model_keys};
+                                      xent_check_model, xent_reference, xent_say, xent_statements, TP_DTYPE_BIT(TP_F16), model_keys,
+    TP_DTYPE_BIT(TP_F16)};
