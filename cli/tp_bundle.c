@@ -45,7 +45,8 @@
 #include "cli/tp_bundle.h"
 #include "harness/tp_check.h"
 
-#include "core/tp_plan.h"
+#include "core/tp_case.h"
+#include "core/tp_sha256.h"
 #include "cli/tp_replay.h"
 #include "harness/tp_report.h"
 
@@ -588,6 +589,20 @@ void tp_bundle_reports(tp_bfiles *out, const json_t *runs, const json_t *proofs)
     tp_bfiles_add(out, "results.tap", buf, len);
 }
 
+/* The seed of case `name` in a run's plan.json (as JSON: the manifest
+ * copies it as it is), or NULL. */
+static json_t *plan_seed(const json_t *plan, const char *name)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(plan, "cases"), i, c)
+    {
+        if (json_is_string(json_object_get(c, "name")) && strcmp(str(c, "name"), name) == 0)
+            return json_object_get(c, "seed");
+    }
+    return NULL;
+}
+
 json_t *tp_bundle_derived_manifest(const json_t *runs, const json_t *proofs)
 {
     json_t *mruns = json_array(), *devices = json_array(), *mproofs = json_array();
@@ -600,11 +615,9 @@ json_t *tp_bundle_derived_manifest(const json_t *runs, const json_t *proofs)
         json_array_foreach(json_object_get(res, "cases"), k, cr)
         {
             /* refused cases record no seed; the plan has it for every case */
-            const json_t *plan = json_object_get(r, "plan");
-            int pi = json_is_string(json_object_get(cr, "case")) ? tp_plan_case_index(plan, str(cr, "case")) : -1;
             json_t *seed = json_object_get(cr, "seed");
-            if (!seed && pi >= 0)
-                seed = json_object_get(json_array_get(json_object_get(plan, "cases"), (size_t)pi), "seed");
+            if (!seed && json_is_string(json_object_get(cr, "case")))
+                seed = plan_seed(json_object_get(r, "plan"), str(cr, "case"));
             json_t *c = json_pack("{s:s,s:O,s:s}", "case", str(cr, "case"), "seed", seed ? seed : json_null(),
                                   "verdict", str(cr, "verdict"));
             if (json_object_get(cr, "inputs_from"))
@@ -953,9 +966,12 @@ int tp_bundle_main(int argc, char **argv)
         json_t *t = json_load_file(from, 0, &je);
         json_object_set_new(timing_runs, name, t ? t : json_null());
         snprintf(path, sizeof path, "%s/plan.json", to);
-        json_t *plan = status ? NULL : tp_plan_load(path, err, sizeof err);
-        if (!status && !plan)
+        tp_plan *typed = status ? NULL : tp_plan_load(path, err, sizeof err);
+        if (!status && !typed)
             status = fail("%s%s", err, NULL);
+        tp_plan_free(typed);
+        /* the manifest copies the seeds of refused cases from it */
+        json_t *plan = status ? NULL : json_load_file(path, 0, &je);
         json_array_append_new(runs, json_pack("{s:s,s:o,s:o}", "run", name, "results", res, "plan",
                                               plan ? plan : json_null()));
     }
@@ -984,7 +1000,12 @@ int tp_bundle_main(int argc, char **argv)
             break;
         char rdir[4200];
         snprintf(rdir, sizeof rdir, "%s/runs/%s", dir, str(r, "run"));
-        const json_t *plan = json_object_get(r, "plan");
+        snprintf(path, sizeof path, "%s/runs/%s/plan.json", dir, str(r, "run"));
+        tp_plan *plan = tp_plan_load(path, err, sizeof err);
+        if (!plan) {
+            status = fail("%s%s", err, NULL);
+            break;
+        }
         const json_t *res = json_object_get(r, "results");
         const char *backend = str(res, "backend")[0] ? str(res, "backend") : "cuda";
         size_t k;
@@ -1002,6 +1023,7 @@ int tp_bundle_main(int argc, char **argv)
             if (status)
                 break;
         }
+        tp_plan_free(plan);
     }
     for (size_t k = 0; k < gen.n && !status; k++) {
         snprintf(path, sizeof path, "%s/%s", dir, gen.v[k].path);

@@ -3,7 +3,7 @@
  * described at the top of tp_bundle.c and in docs/manifest.schema.json. */
 #ifndef TP_BUNDLE_H
 #define TP_BUNDLE_H
-#include "core/tp_op.h"
+#include "core/tp_plan.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -26,7 +26,7 @@ void tp_bfiles_free(tp_bfiles *fs);
 
 /* The SVG plots of one re-derived case (one per output tensor), added as
  * plots/RUN/CASE/OUTPUT.svg. 0, or -1 with err set. */
-int tp_bundle_case_plots(tp_bfiles *out, const char *run, const json_t *plan, const json_t *rec, const tp_case *c,
+int tp_bundle_case_plots(tp_bfiles *out, const char *run, const tp_plan *plan, const json_t *rec, const tp_case *c,
                          char *err, size_t errlen);
 
 /* summary.md, summary.tex, results.tap and each run's results.tap from

@@ -5,8 +5,8 @@
 #include "cli/tp_replay.h"
 
 #include "harness/tp_check.h"
+#include "core/tp_case.h"
 #include "core/tp_npy.h"
-#include "core/tp_plan.h"
 #include "harness/tp_report.h"
 
 #include <stdio.h>
@@ -47,12 +47,10 @@ int tp_json_first_difference(const json_t *a, const json_t *b, char *path, size_
     return 1;
 }
 
-static int load_outputs(const char *dir, const json_t *plan, tp_case *c, char *err, size_t errlen)
+static int load_outputs(const char *dir, const tp_plan *plan, tp_case *c, char *err, size_t errlen)
 {
-    json_t *tensors = json_object_get(plan, "tensors");
     for (int t = 0; t < c->ntensors; t++) {
-        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
-        if (!role || strcmp(role, "output") != 0)
+        if (plan->tensors[t].role != TP_ROLE_OUTPUT)
             continue;
         tp_tensor *tt = &c->tensors[t];
         char path[4200], inner[600];
@@ -84,7 +82,7 @@ static int load_outputs(const char *dir, const json_t *plan, tp_case *c, char *e
  * that copy (checked like the original) instead of from the seed. The
  * recomputed "inputs_from" holds the copies' checksums, so a copy that is
  * not the file the run used shows as a disagreement. */
-static int load_inputs(const char *dir, const json_t *plan, const json_t *rec, tp_case *c, json_t **from,
+static int load_inputs(const char *dir, const tp_plan *plan, const json_t *rec, tp_case *c, json_t **from,
                        char *err, size_t errlen)
 {
     const json_t *want = json_object_get(rec, "inputs_from");
@@ -109,7 +107,7 @@ static int load_inputs(const char *dir, const json_t *plan, const json_t *rec, t
     return 0;
 }
 
-tp_case *tp_replay_load_case(const char *dir, const json_t *plan, const char *backend, const json_t *rec,
+tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
                              json_t **from, char *err, size_t errlen)
 {
     const char *name = json_string_value(json_object_get(rec, "case"));
@@ -147,7 +145,7 @@ static void note_first(tp_replay_opts *opts, const char *dir, size_t index, cons
                  dir, index, what, name ? name : "(unnamed)");
 }
 
-static int replay_case(const char *dir, const json_t *plan, const char *backend, const json_t *rec, int quiet,
+static int replay_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec, int quiet,
                        size_t index, tp_replay_opts *opts)
 {
     const char *name = json_string_value(json_object_get(rec, "case"));
@@ -225,7 +223,7 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
 {
     char path[4200], err[600];
     snprintf(path, sizeof path, "%s/plan.json", dir);
-    json_t *plan = tp_plan_load(path, err, sizeof err);
+    tp_plan *plan = tp_plan_load(path, err, sizeof err);
     if (!plan) {
         printf("not ok - %s\n", err);
         if (opts && !opts->first[0])
@@ -239,7 +237,7 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
         printf("not ok - %s:%d: %s\n", path, je.line, je.text);
         if (opts && !opts->first[0])
             snprintf(opts->first, sizeof opts->first, "%s:%d: %s", path, je.line, je.text);
-        json_decref(plan);
+        tp_plan_free(plan);
         return 2;
     }
     const char *backend = json_string_value(json_object_get(res, "backend"));
@@ -255,6 +253,6 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
         (*ncases)++;
     }
     json_decref(res);
-    json_decref(plan);
+    tp_plan_free(plan);
     return bad;
 }

@@ -4,7 +4,7 @@
  * header and raw little-endian data. Only C order is accepted. */
 #ifndef TP_NPY_H
 #define TP_NPY_H
-#include "core/tp_op.h"
+#include "core/tp_tensor.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,43 +1,18 @@
 /* The interface between the checker (harness/) and the per-operation
  * references and bounds (oracles/). One tp_op per operation named by a
- * contract's `op`; the registry is in oracles/tp_ops.c. */
+ * contract's `op`; the registry is in oracles/registry.c. Cases and tensors
+ * are in core/tp_tensor.h, the model's value tree in core/tp_value.h. */
 #ifndef TP_OP_H
 #define TP_OP_H
-#include <jansson.h>
+#include "core/tp_tensor.h"
+#include "core/tp_value.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum { TP_F16 = 0, TP_F32, TP_I32, TP_I64 } tp_dtype;
-
-typedef struct {
-    const char *name;
-    tp_dtype dtype;
-    int rank;
-    int64_t shape[4];
-    int64_t numel;
-    void *data; /* row-major; uint16_t bit patterns for TP_F16 */
-    /* Outputs: their contents before the launch (the contract's init), for
-     * ops whose kernels leave elements untouched or accumulate into them.
-     * NULL for inputs. */
-    void *initial;
-} tp_tensor;
-
-/* One case, resolved: dims, tensors (inputs filled, outputs as produced by
- * the kernel under audit) and the backend the outputs came from. */
-typedef struct {
-    const char *name;
-    uint64_t seed;
-    int ndims;
-    const char *dim_names[8];
-    int64_t dims[8];
-    int ntensors;
-    tp_tensor tensors[8];
-    const char *backend; /* "cuda" or "hip": selects vendor ulp bounds */
-} tp_case;
 
 /* What the reference says about one output element. */
 typedef struct {
@@ -53,9 +28,9 @@ typedef struct tp_op {
     const char *name;
     const char *summary; /* one line: the operation, mathematically */
     /* Validate the contract's [model] table; 0 or -1 with a message. */
-    int (*check_model)(const json_t *model, char *err, size_t errlen);
+    int (*check_model)(const tp_value *model, char *err, size_t errlen);
     /* Fill ref[0 .. numel-1] for the output tensor `output`. 0 or -1. */
-    int (*reference)(const json_t *model, const tp_case *c, const char *output,
+    int (*reference)(const tp_value *model, const tp_case *c, const char *output,
                      tp_ref *ref, char *err, size_t errlen);
     /* What the reference and the model rest on, for the Evidence and
      * Non-claims lists of every result (NULL-terminated; may be NULL). */
@@ -66,10 +41,6 @@ typedef struct tp_op {
 const tp_op *tp_op_find(const char *name);
 /* Names of all registered ops, NULL-terminated. */
 const char *const *tp_op_names(void);
-
-/* Helpers for op implementations. */
-const tp_tensor *tp_case_tensor(const tp_case *c, const char *name);
-int64_t tp_case_dim(const tp_case *c, const char *name); /* -1 if absent */
 
 #ifdef __cplusplus
 }

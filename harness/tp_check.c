@@ -1,7 +1,7 @@
 #include "harness/tp_check.h"
 
 #include "core/tp_fp16.h"
-#include "core/tp_plan.h"
+#include "core/tp_sha256.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -212,7 +212,7 @@ static void append_lines(json_t *list, const char *const *lines)
 
 /* The Evidence list says what was done for this case, the Non-claims list
  * what its verdict does not show; both from what the checker ran. */
-static void add_statements(json_t *result, const json_t *plan, const tp_op *op, const tp_case *c, double atol,
+static void add_statements(json_t *result, const tp_plan *plan, const tp_op *op, const tp_case *c, double atol,
                            double rtol)
 {
     char line[600];
@@ -224,9 +224,8 @@ static void add_statements(json_t *result, const json_t *plan, const tp_op *op, 
     snprintf(line, sizeof line, "inputs regenerated from seed %llu with the contract's fills (counter-based RNG)",
              (unsigned long long)c->seed);
     json_array_append_new(ev, json_string(line));
-    snprintf(line, sizeof line, "kernel %s (sha256 %.16s...) outputs read back and stored as .npy",
-             json_string_value(json_object_get(json_object_get(plan, "kernel"), "source")),
-             json_string_value(json_object_get(json_object_get(plan, "kernel"), "sha256")));
+    snprintf(line, sizeof line, "kernel %s (sha256 %.16s...) outputs read back and stored as .npy", plan->kernel.source,
+             plan->kernel.sha256);
     json_array_append_new(ev, json_string(line));
     snprintf(line, sizeof line, "op %s: %s; reference and admitted interval computed for all %lld output elements",
              op->name, op->summary, (long long)n);
@@ -245,25 +244,32 @@ static void add_statements(json_t *result, const json_t *plan, const tp_op *op, 
     json_object_set_new(result, "non_claims", nc);
 }
 
-json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen)
+/* The fills of the case's inputs, as the plan records them. */
+static json_t *fill_json(const tp_plan *plan, const tp_case *c)
 {
-    const char *opname = json_string_value(json_object_get(plan, "op"));
-    const tp_op *op = tp_op_find(opname);
+    json_t *fill = json_object();
+    int ci = tp_plan_case_index(plan, c->name);
+    for (int t = 0; ci >= 0 && t < plan->ntensors; t++)
+        if (plan->cases[ci].fill[t])
+            json_object_set_new(fill, plan->tensors[t].name, json_string(plan->cases[ci].fill[t]));
+    return fill;
+}
+
+json_t *tp_check_case(const tp_plan *plan, const tp_case *c, char *err, size_t errlen)
+{
+    const tp_op *op = tp_op_find(plan->op);
     if (!op) {
-        snprintf(err, errlen, "unknown op \"%s\"", opname);
+        snprintf(err, errlen, "unknown op \"%s\"", plan->op);
         return NULL;
     }
-    json_t *model = json_object_get(plan, "model");
-    if (op->check_model(model, err, errlen) != 0)
+    if (op->check_model(plan->model, err, errlen) != 0)
         return NULL;
-    json_t *claim = json_object_get(plan, "claim");
-    double atol = json_number_value(json_object_get(claim, "atol")), rtol = json_number_value(json_object_get(claim, "rtol"));
+    double atol = plan->claim.atol, rtol = plan->claim.rtol;
     json_t *outs = json_object();
     int pass = 1;
     for (int i = 0; i < c->ntensors; i++) {
         const tp_tensor *t = &c->tensors[i];
-        json_t *tj = json_array_get(json_object_get(plan, "tensors"), (size_t)i);
-        if (strcmp(json_string_value(json_object_get(tj, "role")), "output") != 0)
+        if (plan->tensors[i].role != TP_ROLE_OUTPUT)
             continue;
         if (t->dtype != TP_F16 && t->dtype != TP_F32) {
             snprintf(err, errlen, "output %s: only f16 and f32 outputs can be checked", t->name);
@@ -271,7 +277,7 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
             return NULL;
         }
         tp_ref *ref = malloc((size_t)t->numel * sizeof *ref);
-        if (!ref || op->reference(model, c, t->name, ref, err, errlen) != 0) {
+        if (!ref || op->reference(plan->model, c, t->name, ref, err, errlen) != 0) {
             free(ref);
             json_decref(outs);
             return NULL;
@@ -284,10 +290,8 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t er
     json_t *dims = json_object();
     for (int i = 0; i < c->ndims; i++)
         json_object_set_new(dims, c->dim_names[i], json_integer(c->dims[i]));
-    json_t *cj = json_array_get(json_object_get(plan, "cases"), (size_t)tp_plan_case_index(plan, c->name));
-    json_t *result = json_pack("{s:s,s:I,s:o,s:O,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims",
-                               dims, "fill", json_object_get(cj, "fill"), "verdict", pass ? "pass" : "fail",
-                               "outputs", outs);
+    json_t *result = json_pack("{s:s,s:I,s:o,s:o,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims",
+                               dims, "fill", fill_json(plan, c), "verdict", pass ? "pass" : "fail", "outputs", outs);
     add_statements(result, plan, op, c, atol, rtol);
     return result;
 }

@@ -6,6 +6,7 @@
 #ifndef TP_CHECK_H
 #define TP_CHECK_H
 #include "core/tp_op.h"
+#include "core/tp_plan.h"
 
 #include <jansson.h>
 
@@ -15,7 +16,7 @@
  * (see docs in README: verdict, violations, max_abs_err, max_ulp_err,
  * max_err_over_bound, worst elements, claim audit, output SHA-256), or
  * NULL with err set when the reference cannot be computed. */
-json_t *tp_check_case(const json_t *plan, const tp_case *c, char *err, size_t errlen);
+json_t *tp_check_case(const tp_plan *plan, const tp_case *c, char *err, size_t errlen);
 
 /* Checks one output tensor against its references. The claim audited is
  * |y - exact| <= claim_atol + claim_rtol * |exact|. */

@@ -3,8 +3,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness/tp_check.h"
 #include "harness/tp_harness.h"
+#include "core/tp_case.h"
 #include "core/tp_npy.h"
-#include "core/tp_plan.h"
+#include "core/tp_sha256.h"
 #include "harness/tp_report.h"
 
 #include <stdio.h>
@@ -13,7 +14,7 @@
 
 struct tp_run {
     const tp_harness_info *info;
-    json_t *plan;
+    tp_plan *plan;
     char out[2048];
     char root[2048];
     const char *selected[64];
@@ -122,10 +123,8 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
         }
     }
     if (list) {
-        size_t i;
-        json_t *c;
-        json_array_foreach(json_object_get(run->plan, "cases"), i, c) printf(
-            "%s\t%s\n", json_string_value(json_object_get(c, "name")), json_string_value(json_object_get(c, "note")));
+        for (int i = 0; i < run->plan->ncases; i++)
+            printf("%s\t%s\n", run->plan->cases[i].name, run->plan->cases[i].note);
         exit(0);
     }
     /* The binary must still match its source: a kernel edited after the
@@ -158,13 +157,10 @@ void tp_run_set_device(tp_run *run, const char *name, const char *arch, int driv
                                   "runtime_version", runtime_version));
 }
 
-int tp_run_ncases(const tp_run *run) { return (int)json_array_size(json_object_get(run->plan, "cases")); }
+int tp_run_ncases(const tp_run *run) { return run->plan->ncases; }
 int tp_run_reps(const tp_run *run) { return run->reps; }
 
-static const char *case_name(const tp_run *run, int i)
-{
-    return json_string_value(json_object_get(json_array_get(json_object_get(run->plan, "cases"), (size_t)i), "name"));
-}
+static const char *case_name(const tp_run *run, int i) { return run->plan->cases[i].name; }
 
 int tp_run_case_selected(const tp_run *run, int i)
 {
@@ -255,10 +251,9 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
     char err[1200], dir[4200], path[4400];
     snprintf(dir, sizeof dir, "%s/outputs/%s", run->out, c->name);
     tp_mkdirs(dir);
-    json_t *tensors = json_object_get(run->plan, "tensors");
+    const tp_plan *plan = run->plan;
     for (int t = 0; t < c->ntensors; t++) {
-        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
-        if (strcmp(role, "output") != 0)
+        if (plan->tensors[t].role != TP_ROLE_OUTPUT)
             continue;
         snprintf(path, sizeof path, "%s/%s.npy", dir, c->tensors[t].name);
         if (tp_npy_write(path, c->tensors[t].dtype, c->tensors[t].rank, c->tensors[t].shape, c->tensors[t].data) != 0)
@@ -266,8 +261,7 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
     }
     int copied = 1;
     for (int t = 0; t < c->ntensors; t++) {
-        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
-        if (strcmp(role, "output") == 0)
+        if (plan->tensors[t].role == TP_ROLE_OUTPUT)
             continue;
         const tp_tensor *tt = &c->tensors[t];
         snprintf(path, sizeof path, "%s/input_%s.npy", dir, tt->name);
@@ -295,6 +289,16 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
     run->inputs_from = NULL;
 }
 
+/* plan.json of the run: the embedded plan as JSON with sorted keys, as
+ * every run directory records it (replay reads it back). */
+static int write_plan(const tp_run *run, const char *path)
+{
+    json_t *plan = json_loads(run->info->plan_json, 0, NULL);
+    int rc = plan ? tp_write_json(path, plan) : -1;
+    json_decref(plan);
+    return rc;
+}
+
 int tp_run_close(tp_run *run)
 {
     char path[4200];
@@ -306,9 +310,9 @@ int tp_run_close(tp_run *run)
                         json_pack("{s:s,s:s}", "source", in->kernel_source, "sha256", in->kernel_sha256));
     json_object_set_new(run->results, "compiler_version", json_string(in->compiler_version));
     json_object_set_new(run->results, "build_command", json_string(in->build_command));
-    json_object_set(run->results, "contract_sha256", json_object_get(run->plan, "contract_sha256"));
+    json_object_set_new(run->results, "contract_sha256", json_string(run->plan->contract_sha256));
     snprintf(path, sizeof path, "%s/plan.json", run->out);
-    tp_write_json(path, run->plan);
+    write_plan(run, path);
     snprintf(path, sizeof path, "%s/results.json", run->out);
     int rc = tp_write_json(path, run->results);
     snprintf(path, sizeof path, "%s/timing.json", run->out);
@@ -334,7 +338,7 @@ int tp_run_close(tp_run *run)
     int status = rc || run->errors ? 2 : failed ? 1 : 0;
     json_decref(run->results);
     json_decref(run->timing);
-    json_decref(run->plan);
+    tp_plan_free(run->plan);
     json_decref(run->inputs_from);
     tp_case_free(run->current);
     for (int k = 0; k < run->ninputs; k++)

@@ -3,6 +3,7 @@
  * be tested without a GPU. --mutant NAME plants a known error. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
+#include "core/tp_plan.h"
 #include "harness/tp_harness.h"
 #include "oracles/layernorm/layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
@@ -193,7 +194,7 @@ static void softmax_xent_bwd(tp_case *c, const char *mutant)
     }
 }
 
-/* LayerNorm (KERNELS.md rows 8-10). The block reduction of
+/* LayerNorm (docs/kernels.md#layernorm). The block reduction of
  * kernels/layernorm_*.hip with 32-lane warps: a shuffle tree per warp over
  * the lanes that exist, then the same tree over the per-warp sums. */
 static float ln_block_reduce(float *v, int B)
@@ -457,13 +458,13 @@ int main(int argc, char **argv)
     size_t n = fread(plan, 1, sizeof plan - 1, f);
     fclose(f);
     plan[n] = 0;
-    json_t *p = json_loads(plan, 0, NULL);
+    char err[600];
+    tp_plan *p = tp_plan_parse(plan, err, sizeof err);
     if (!p) {
-        fprintf(stderr, "%s: not JSON\n", argv[1]);
+        fprintf(stderr, "%s: %s\n", argv[1], err);
         return 2;
     }
-    const char *op = json_string_value(json_object_get(p, "op"));
-    json_t *kernel = json_object_get(p, "kernel");
+    const char *op = p->op;
     const char *mutant = "none";
     char *hargv[64] = {argv[0], "--out", argv[2]};
     int hargc = 3;
@@ -473,9 +474,7 @@ int main(int argc, char **argv)
         else
             hargv[hargc++] = argv[i];
     }
-    tp_harness_info info = {json_string_value(json_object_get(p, "contract")), plan,
-                            json_string_value(json_object_get(kernel, "source")),
-                            json_string_value(json_object_get(kernel, "sha256")), "cuda", "cpu emulation (gcc)",
+    tp_harness_info info = {p->contract, plan, p->kernel.source, p->kernel.sha256, "cuda", "cpu emulation (gcc)",
                             "tests/tool_emulate.c"};
     tp_run *run = tp_run_open(hargc, hargv, &info);
     if (!run)
@@ -488,9 +487,9 @@ int main(int argc, char **argv)
         if (!c)
             continue;
         /* the GEMM backward contracts share op "gemm" but name other tensors */
-        if (strcmp(json_string_value(json_object_get(p, "contract")), "gemm_bwd_a") == 0)
+        if (strcmp(p->contract, "gemm_bwd_a") == 0)
             gemm_bwd_a(c, mutant);
-        else if (strcmp(json_string_value(json_object_get(p, "contract")), "gemm_bwd_b") == 0)
+        else if (strcmp(p->contract, "gemm_bwd_b") == 0)
             gemm_bwd_b(c, mutant);
         else if (strcmp(op, "gemm") == 0)
             gemm(c, mutant);
@@ -519,6 +518,6 @@ int main(int argc, char **argv)
         tp_run_case_end(run, i, 0.0, 1);
     }
     int rc = tp_run_close(run);
-    json_decref(p);
+    tp_plan_free(p);
     return rc;
 }

@@ -47,7 +47,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static int embedding_bwd_check_model(const json_t *model, char *err, size_t errlen)
+static int embedding_bwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     static const char *const acc[] = {"fp16_per_step", "fp32", NULL}, *const order[] = {"any", NULL},
                              *const outr[] = {"nearest", NULL};
@@ -120,7 +120,7 @@ static void per_step(const double *t, int m, double S, tp_ref *r)
     r->allow_hi = up ? INFINITY : f16_floor(hi_end);
 }
 
-static int embedding_bwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+static int embedding_bwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                                    char *err, size_t errlen)
 {
     const tp_tensor *idx = tp_case_tensor(c, "idx"), *G = tp_need_f16(c, "embedding_bwd", "gout", err, errlen);
@@ -136,7 +136,7 @@ static int embedding_bwd_reference(const json_t *model, const tp_case *c, const 
         snprintf(err, errlen, "embedding_bwd: gout must be n x D with n = len(idx), %s V x D with an init", output);
         return -1;
     }
-    const int per = strcmp(json_string_value(json_object_get(model, "accumulation")), "fp16_per_step") == 0;
+    const int per = strcmp(tp_value_string(tp_value_get(model, "accumulation")), "fp16_per_step") == 0;
     int64_t n = idx->shape[0], V = gW->shape[0], D = gW->shape[1];
     if (n > TP_EMBEDDING_MAX_TERMS || n * D > INT_MAX || V * D > INT_MAX) {
         snprintf(err, errlen, "embedding_bwd: n = %lld; the exact reference needs n <= %d and n*D, V*D < 2^31",

@@ -16,7 +16,7 @@
 
 #include <stdlib.h>
 
-static int embedding_fwd_check_model(const json_t *model, char *err, size_t errlen)
+static int embedding_fwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     static const char *const copy[] = {"exact", NULL}, *const oor[] = {"unchanged", NULL};
     const char *v;
@@ -26,7 +26,7 @@ static int embedding_fwd_check_model(const json_t *model, char *err, size_t errl
     return 0;
 }
 
-static int embedding_fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+static int embedding_fwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                                    char *err, size_t errlen)
 {
     (void)model;

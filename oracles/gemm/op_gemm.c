@@ -43,7 +43,7 @@
 /* The directed roundings below need the library built with
  * -frounding-math (gcc does not implement FENV_ACCESS). */
 
-static int gemm_check_model(const json_t *model, char *err, size_t errlen)
+static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
 {
     static const char *const acc[] = {"fp32", "fp32_faithful", NULL}, *const order[] = {"any", "sequential", NULL},
                              *const fma[] = {"any", "yes", "no", NULL};
@@ -54,8 +54,8 @@ static int gemm_check_model(const json_t *model, char *err, size_t errlen)
         return -1;
     const char *flags[] = {"transpose_a", "transpose_b"};
     for (int i = 0; i < 2; i++) {
-        json_t *f = json_object_get(model, flags[i]);
-        if (f && !json_is_boolean(f)) {
+        const tp_value *f = tp_value_get(model, flags[i]);
+        if (f && !tp_value_is_bool(f)) {
             snprintf(err, errlen, "model.%s must be true or false", flags[i]);
             return -1;
         }
@@ -81,9 +81,9 @@ static float *widen(const tp_tensor *t, int transpose)
 #define TP_GEMM_FAITHFUL_C 0x1.02p-23
 #define TP_GEMM_FAITHFUL_ETA 0x1p-148
 
-static int faithful(const json_t *model)
+static int faithful(const tp_value *model)
 {
-    const char *acc = json_string_value(json_object_get(model, "accumulation"));
+    const char *acc = tp_value_string(tp_value_get(model, "accumulation"));
     return acc && strcmp(acc, "fp32_faithful") == 0;
 }
 
@@ -118,7 +118,7 @@ static void admitted(int64_t n, int K, int faith, const double *hi, const double
     free(e);
 }
 
-static int gemm_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int gemm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                           size_t errlen)
 {
     const tp_tensor *in[2] = {NULL, NULL}, *C = tp_need_f16(c, "gemm", output, err, errlen);
@@ -132,7 +132,7 @@ static int gemm_reference(const json_t *model, const tp_case *c, const char *out
         snprintf(err, errlen, "gemm needs two f16 input tensors");
         return -1;
     }
-    int ta = json_is_true(json_object_get(model, "transpose_a")), tb = json_is_true(json_object_get(model, "transpose_b"));
+    int ta = tp_value_is_true(tp_value_get(model, "transpose_a")), tb = tp_value_is_true(tp_value_get(model, "transpose_b"));
     const tp_tensor *A = in[0], *B = in[1];
     if (A->rank != 2 || B->rank != 2 || C->rank != 2) {
         snprintf(err, errlen, "gemm needs matrices");
@@ -195,7 +195,7 @@ const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_c
 /* The static lists above describe accumulation = "fp32" and are part of
  * every recorded result (changing them would break replay), so the
  * faithful model swaps its own lines in here. */
-void tp_gemm_model_statements(const json_t *model, json_t *evidence, json_t *non_claims)
+void tp_gemm_model_statements(const tp_value *model, json_t *evidence, json_t *non_claims)
 {
     if (!faithful(model))
         return;

@@ -19,7 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static int params_check_model(const json_t *model, char *err, size_t errlen)
+static int params_check_model(const tp_value *model, char *err, size_t errlen)
 {
     static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
                              *const outr[] = {"none", NULL};
@@ -32,7 +32,7 @@ static int params_check_model(const json_t *model, char *err, size_t errlen)
     return 0;
 }
 
-static int params_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int params_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                             size_t errlen)
 {
     if (params_check_model(model, err, errlen) != 0)

@@ -29,7 +29,7 @@ typedef struct {
     int rsqrt_ulp;
 } ln_fwd_model;
 
-static int read_model(const json_t *model, const char *backend, ln_fwd_model *m, char *err, size_t errlen)
+static int read_model(const tp_value *model, const char *backend, ln_fwd_model *m, char *err, size_t errlen)
 {
     static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL}, *const fma[] = {"any", NULL},
                              *const outr[] = {"nearest", NULL};
@@ -39,21 +39,21 @@ static int read_model(const json_t *model, const char *backend, ln_fwd_model *m,
         tp_model_choice(model, "fma", fma, &v, err, errlen) ||
         tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
         return -1;
-    if (tp_ln_parse_f32(json_string_value(json_object_get(json_object_get(model, "constants"), "eps")), &m->eps) ||
+    if (tp_ln_parse_f32(tp_value_string(tp_value_get(tp_value_get(model, "constants"), "eps")), &m->eps) ||
         !(m->eps > 0.0f)) {
         snprintf(err, errlen, "model.constants.eps must be a positive fp32 literal such as \"1e-5f\"");
         return -1;
     }
-    json_t *ulp = json_object_get(json_object_get(model, "rsqrtf_ulp"), backend ? backend : "cuda");
-    if (backend && (!json_is_integer(ulp) || json_integer_value(ulp) < 0)) {
+    const tp_value *ulp = tp_value_get(tp_value_get(model, "rsqrtf_ulp"), backend ? backend : "cuda");
+    if (backend && (!tp_value_is_integer(ulp) || tp_value_integer(ulp) < 0)) {
         snprintf(err, errlen, "model.rsqrtf_ulp has no documented bound for backend \"%s\"", backend);
         return -1;
     }
-    m->rsqrt_ulp = (int)json_integer_value(ulp);
+    m->rsqrt_ulp = (int)tp_value_integer(ulp);
     return 0;
 }
 
-static int fwd_check_model(const json_t *model, char *err, size_t errlen)
+static int fwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     ln_fwd_model m;
     return read_model(model, NULL, &m, err, errlen);
@@ -74,7 +74,7 @@ static void y_admitted(float x, float g, float b, tp_ln_fint m, tp_ln_fint r, do
     *hi = tp_f16_to_double(tp_f16_from_float(max4(y1, y2, y3, y4)));
 }
 
-static int fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int fwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                          size_t errlen)
 {
     ln_fwd_model m;

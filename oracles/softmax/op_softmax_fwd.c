@@ -45,7 +45,7 @@ typedef struct {
     int double_round; /* 1: e is rounded to binary16 before the scaling */
 } sm_model;
 
-static int read_model(const json_t *model, const char *backend, sm_model *m, char *err, size_t errlen)
+static int read_model(const tp_value *model, const char *backend, sm_model *m, char *err, size_t errlen)
 {
     static const char *const arith[] = {"fp32", NULL}, *const order[] = {"any", NULL},
                              *const inter[] = {"binary16", "fp32", NULL}, *const outr[] = {"nearest", NULL};
@@ -56,17 +56,17 @@ static int read_model(const json_t *model, const char *backend, sm_model *m, cha
         tp_model_choice(model, "output_rounding", outr, &v, err, errlen))
         return -1;
     m->double_round = strcmp(im, "binary16") == 0;
-    json_t *tab = json_object_get(model, "expf_ulp");
-    if (!json_is_object(tab)) {
+    const tp_value *tab = tp_value_get(model, "expf_ulp");
+    if (!tp_value_is_table(tab)) {
         snprintf(err, errlen, "model.expf_ulp must be a table of documented ulp bounds per backend");
         return -1;
     }
-    json_t *ulp = json_object_get(tab, backend ? backend : "cuda");
-    if (backend && !json_is_integer(ulp)) {
+    const tp_value *ulp = tp_value_get(tab, backend ? backend : "cuda");
+    if (backend && !tp_value_is_integer(ulp)) {
         snprintf(err, errlen, "model.expf_ulp has no documented bound for backend \"%s\"", backend);
         return -1;
     }
-    m->expf_ulp = (int)json_integer_value(ulp);
+    m->expf_ulp = (int)tp_value_integer(ulp);
     if (m->expf_ulp < 0 || m->expf_ulp > 64) {
         snprintf(err, errlen, "model.expf_ulp must be between 0 and 64");
         return -1;
@@ -74,7 +74,7 @@ static int read_model(const json_t *model, const char *backend, sm_model *m, cha
     return 0;
 }
 
-static int sm_check_model(const json_t *model, char *err, size_t errlen)
+static int sm_check_model(const tp_value *model, char *err, size_t errlen)
 {
     sm_model m;
     return read_model(model, NULL, &m, err, errlen);
@@ -208,7 +208,7 @@ static int sm_row(sm_ws *w, const sm_model *m, int row, int n, const uint16_t *x
     return 0;
 }
 
-static int sm_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int sm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                         size_t errlen)
 {
     sm_model m;

@@ -36,7 +36,7 @@
  * product below without rounding. */
 #define XENT_PREC 400
 
-static int xent_check_model(const json_t *model, char *err, size_t errlen)
+static int xent_check_model(const tp_value *model, char *err, size_t errlen)
 {
     static const char *const acc[] = {"fp32", NULL}, *const order[] = {"any", NULL},
                              *const fma[] = {"any", "yes", "no", NULL}, *const outr[] = {"nearest", NULL};
@@ -107,7 +107,7 @@ static int xent_row(xent_ws *w, int n, const uint16_t *s16, const uint16_t *g16,
     return 0;
 }
 
-static int xent_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int xent_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                           size_t errlen)
 {
     if (xent_check_model(model, err, errlen) != 0)
