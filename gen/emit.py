@@ -1,16 +1,14 @@
 """Emit what a validated plan needs: the harness source (Jinja2) and the
 ninja build statements for every contract."""
-import ast
 import os
 
 import jinja2
 
-from contract import expr_to_c, parse_expr, plan_json, strip_outer
+from contract import plan_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BACKENDS = ("cuda", "hip")
 C_TYPES = {"f16": "__half", "f32": "float", "i32": "int", "i64": "long long"}
-SIZES = {"f16": 2, "f32": 4, "i32": 4, "i64": 8}
 
 
 def c_string_literal(text, width=100):
@@ -47,23 +45,6 @@ def _c_comment(s):
     return s.replace("*/", "* /")
 
 
-def _launch_c(plan):
-    """Launch expressions re-rendered over the harness's dim[] array."""
-    names = {d: f"dim[{i}]" for i, d in enumerate(plan["dims"])}
-
-    def conv(e):
-        # plan expressions are C over dim names; they are also valid Python
-        # once the tp_ prefixes are undone, so re-parse and re-render.
-        py = e
-        for f in ("ceil_div", "next_pow2", "min", "max"):
-            py = py.replace("tp_" + f + "(", f + "(")
-        return strip_outer(expr_to_c(parse_expr(py, plan["dims"]), names))
-
-    L = plan["launch"]
-    return {"block": [conv(e) for e in L["block"]], "grid": [conv(e) for e in L["grid"]],
-            "shared_bytes": conv(L["shared_bytes"])}
-
-
 def render_harness(plan, backend):
     if backend not in BACKENDS:
         raise ValueError(backend)
@@ -72,27 +53,19 @@ def render_harness(plan, backend):
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False)
     env.filters["c_comment"] = _c_comment
-    tensors = []
-    by_name = {}
-    for t in plan["tensors"]:
-        tt = dict(t)
-        tt["c_type"] = C_TYPES[t["dtype"]]
-        tt["size"] = SIZES[t["dtype"]]
-        tensors.append(tt)
-        by_name[t["name"]] = tt
+    # The kernel's arguments: tensor t of the plan is the runtime's buf[t],
+    # dim d its dim[d]; the launch shape is evaluated by the runtime.
+    index = {t["name"]: i for i, t in enumerate(plan["tensors"])}
     args = []
     for a in plan["kernel"]["args"]:
-        if a in by_name:
-            t = by_name[a]
+        if a in index:
+            t = plan["tensors"][index[a]]
             const = "const " if t["role"] == "input" else ""
-            args.append(f"({const}{t['c_type']} *)d_{a}")
+            args.append(f"({const}{C_TYPES[t['dtype']]} *)buf[{index[a]}]")
         else:
             args.append(f"(int)dim[{plan['dims'].index(a)}]")
-    view = dict(plan)
-    view["tensors"] = tensors
     return env.get_template("harness.hip.j2").render(
-        plan=view, backend=backend, args=args, launch=_launch_c(plan),
-        plan_c_literal=c_string_literal(plan_json(plan)))
+        plan=plan, backend=backend, args=args, plan_c_literal=c_string_literal(plan_json(plan)))
 
 
 # --------------------------------------------------------------------------
@@ -134,7 +107,8 @@ def render_ninja(contracts, plans, backends):
             if b in backends:
                 lines += [
                     f"build {exe}: tp_{'nvcc' if b == 'cuda' else 'hipcc'} {src} | "
-                    f"$lib_a harness/tp_hip.h harness/tp_harness.h core/tp_op.h "
+                    f"$lib_a harness/tp_hip.h harness/tp_gpu.h harness/tp_device.h harness/tp_harness.h "
+                    f"core/tp_plan.h core/tp_tensor.h core/tp_value.h "
                     f"{ninja_escape(ksrc)} gen/tpgen.py gen/steps.py",
                     f"  contract = {name}",
                 ]

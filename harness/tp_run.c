@@ -1,5 +1,6 @@
-/* The harness runtime: what every generated harness does around its
- * kernel launches (see tp_harness.h). */
+/* The recording layer of the harness runtime: arguments, the cases of the
+ * plan, their checks and the run directory (tp_harness.h). main and the
+ * launch loop on top of it are in tp_main.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/tp_check.h"
 #include "harness/tp_harness.h"
@@ -33,7 +34,7 @@ struct tp_run {
     json_t *inputs_from; /* of the current case: {NAME: sha256 of FILE} */
 };
 
-static void usage(const tp_harness_info *info, FILE *f)
+static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
 {
     fprintf(f,
             "usage: harness_%s [--out DIR] [--case NAME]... [--reps N] [--root DIR]\n"
@@ -50,7 +51,7 @@ static void usage(const tp_harness_info *info, FILE *f)
             "generated input there.\n"
             "Exit status: 0 every case within its bound, 1 a violation, 2 an error or refusal,\n"
             "3 no GPU.\n",
-            info->contract, info->kernel_source, info->backend, info->contract, info->backend, info->contract);
+            plan->contract, plan->kernel.source, info->backend, plan->contract, info->backend, plan->contract);
 }
 
 tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
@@ -58,21 +59,22 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
     tp_run *run = calloc(1, sizeof *run);
     run->info = info;
     run->reps = 20;
-    snprintf(run->out, sizeof run->out, "build/runs/%s/%s", info->backend, info->contract);
-    snprintf(run->root, sizeof run->root, ".");
     char err[512];
     run->plan = tp_plan_parse(info->plan_json, err, sizeof err);
     if (!run->plan) {
-        fprintf(stderr, "%s: embedded plan: %s\n", info->contract, err);
+        fprintf(stderr, "harness: embedded plan: %s\n", err);
         free(run);
         return NULL;
     }
+    const tp_plan *plan = run->plan;
+    snprintf(run->out, sizeof run->out, "build/runs/%s/%s", info->backend, plan->contract);
+    snprintf(run->root, sizeof run->root, ".");
     int list = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(info, stdout);
+            usage(info, plan, stdout);
             exit(0);
         } else if (strcmp(a, "--list") == 0) {
             list = 1;
@@ -92,7 +94,7 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
             const char *spec = argv[++i], *eq = strchr(spec, '=');
             if (!eq || eq == spec || !eq[1] || eq - spec > 63) {
                 fprintf(stderr, "--input %s: expected NAME=FILE.npy (NAME an input tensor of contract %s)\n", spec,
-                        info->contract);
+                        plan->contract);
                 return NULL;
             }
             char name[64];
@@ -111,14 +113,14 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
         } else if (strcmp(a, "--case") == 0 && more) {
             const char *name = argv[++i];
             if (tp_plan_case_index(run->plan, name) < 0) {
-                fprintf(stderr, "--case %s: contract %s has no such case (--list shows them)\n", name, info->contract);
+                fprintf(stderr, "--case %s: contract %s has no such case (--list shows them)\n", name, plan->contract);
                 return NULL;
             }
             if (run->nselected < 64)
                 run->selected[run->nselected++] = name;
         } else {
             fprintf(stderr, "unknown or incomplete argument %s\n", a);
-            usage(info, stderr);
+            usage(info, plan, stderr);
             return NULL;
         }
     }
@@ -130,25 +132,27 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
     /* The binary must still match its source: a kernel edited after the
      * build would otherwise be reported under the old fingerprint. */
     char path[4200], sha[65];
-    snprintf(path, sizeof path, "%s/%s", run->root, info->kernel_source);
+    snprintf(path, sizeof path, "%s/%s", run->root, plan->kernel.source);
     if (tp_sha256_file(path, sha) != 0) {
         fprintf(stderr, "%s: cannot read the kernel source %s to check its fingerprint (use --root)\n",
-                info->contract, path);
+                plan->contract, path);
         return NULL;
     }
-    if (strcmp(sha, info->kernel_sha256) != 0) {
+    if (strcmp(sha, plan->kernel.sha256) != 0) {
         fprintf(stderr, "%s: %s has changed since this harness was built (sha256 %s, built from %s): rebuild it\n",
-                info->contract, path, sha, info->kernel_sha256);
+                plan->contract, path, sha, plan->kernel.sha256);
         return NULL;
     }
     if (tp_mkdirs(run->out) != 0) {
-        fprintf(stderr, "%s: cannot create %s\n", info->contract, run->out);
+        fprintf(stderr, "%s: cannot create %s\n", plan->contract, run->out);
         return NULL;
     }
-    run->results = json_pack("{s:s,s:s,s:[]}", "contract", info->contract, "backend", info->backend, "cases");
+    run->results = json_pack("{s:s,s:s,s:[]}", "contract", plan->contract, "backend", info->backend, "cases");
     run->timing = json_object();
     return run;
 }
+
+const tp_plan *tp_run_plan(const tp_run *run) { return run->plan; }
 
 void tp_run_set_device(tp_run *run, const char *name, const char *arch, int driver_version, int runtime_version)
 {
@@ -177,7 +181,7 @@ static void record(tp_run *run, json_t *cr)
     char line[600];
     tp_case_line(line, sizeof line, cr);
     fprintf(stderr, "[%zu/%d] %s/%s: %s\n", json_array_size(json_object_get(run->results, "cases")) + 1,
-            tp_run_ncases(run), run->info->contract, json_string_value(json_object_get(cr, "case")), line);
+            tp_run_ncases(run), run->plan->contract, json_string_value(json_object_get(cr, "case")), line);
     json_array_append_new(json_object_get(run->results, "cases"), cr);
 }
 
@@ -257,7 +261,7 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
             continue;
         snprintf(path, sizeof path, "%s/%s.npy", dir, c->tensors[t].name);
         if (tp_npy_write(path, c->tensors[t].dtype, c->tensors[t].rank, c->tensors[t].shape, c->tensors[t].data) != 0)
-            fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
+            fprintf(stderr, "%s: cannot write %s\n", plan->contract, path);
     }
     int copied = 1;
     for (int t = 0; t < c->ntensors; t++) {
@@ -272,7 +276,7 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
                     copy_input(run->inputs[k].path, path, json_string_value(sha), err, sizeof err) != 0)
                     copied = 0;
         } else if (run->dump_inputs && tp_npy_write(path, tt->dtype, tt->rank, tt->shape, tt->data) != 0)
-            fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
+            fprintf(stderr, "%s: cannot write %s\n", plan->contract, path);
     }
     json_t *cr = copied ? tp_check_case(run->plan, c, err, sizeof err) : NULL;
     if (!cr)
@@ -307,7 +311,7 @@ int tp_run_close(tp_run *run)
     if (!device)
         tp_run_set_device(run, "none", "none", 0, 0);
     json_object_set_new(run->results, "kernel",
-                        json_pack("{s:s,s:s}", "source", in->kernel_source, "sha256", in->kernel_sha256));
+                        json_pack("{s:s,s:s}", "source", run->plan->kernel.source, "sha256", run->plan->kernel.sha256));
     json_object_set_new(run->results, "compiler_version", json_string(in->compiler_version));
     json_object_set_new(run->results, "build_command", json_string(in->build_command));
     json_object_set_new(run->results, "contract_sha256", json_string(run->plan->contract_sha256));
@@ -334,7 +338,7 @@ int tp_run_close(tp_run *run)
     json_t *cr;
     json_array_foreach(json_object_get(run->results, "cases"), i, cr) failed |=
         strcmp(json_string_value(json_object_get(cr, "verdict")), "fail") == 0;
-    fprintf(stderr, "%s: results in %s\n", in->contract, run->out);
+    fprintf(stderr, "%s: results in %s\n", run->plan->contract, run->out);
     int status = rc || run->errors ? 2 : failed ? 1 : 0;
     json_decref(run->results);
     json_decref(run->timing);
