@@ -55,6 +55,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,18 @@ static int is_dir(const char *path)
 
 static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
 
+/* A path from its parts into out: -1 when it does not fit, since a path
+ * cut short would name another file. */
+static int path_of(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int path_of(char *out, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, len, fmt, ap);
+    va_end(ap);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 /* Sorted by byte value, not locale, so listings agree everywhere. */
 static int list_into(const char *root, const char *rel, json_t *out)
 {
@@ -164,10 +177,9 @@ static int list_into(const char *root, const char *rel, json_t *out)
         const char *name = ents[i]->d_name;
         if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0 && rc == 0) {
             char sub[4200], full[4200];
-            snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", name);
-            snprintf(full, sizeof full, "%s/%s", root, sub);
             struct stat st;
-            if (lstat(full, &st) != 0)
+            if (path_of(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", name) != 0 ||
+                path_of(full, sizeof full, "%s/%s", root, sub) != 0 || lstat(full, &st) != 0)
                 rc = -1;
             else if (S_ISDIR(st.st_mode))
                 rc = list_into(root, sub, out);
@@ -817,8 +829,13 @@ json_t *tp_bundle_load_proofs(const char *root, char *err, size_t errlen)
     int n = scandir(dir, &ents, json_name, by_name);
     for (int i = 0; i < n; i++) {
         char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
         json_error_t je;
+        int fits = path_of(path, sizeof path, "%s/%s", dir, ents[i]->d_name) == 0;
+        if (all && !fits) {
+            snprintf(err, errlen, "proofs/%s: the path is longer than %zu bytes", ents[i]->d_name, sizeof path - 1);
+            json_decref(all);
+            all = NULL;
+        }
         json_t *p = all ? json_load_file(path, JSON_REJECT_DUPLICATES, &je) : NULL;
         if (all && !p) {
             snprintf(err, errlen, "proofs/%s:%d: %s", ents[i]->d_name, je.line, je.text);
@@ -845,17 +862,20 @@ static int copy_outputs(const char *run, const char *to, char *err, size_t errle
     int rc = 0;
     for (int i = 0; i < nc; i++) {
         char cdir[4200];
-        snprintf(cdir, sizeof cdir, "%s/%s", dir, cases[i]->d_name);
+        if (path_of(cdir, sizeof cdir, "%s/%s", dir, cases[i]->d_name) != 0 && !rc) {
+            snprintf(err, errlen, "%s/%s: the path is longer than %zu bytes", dir, cases[i]->d_name, sizeof cdir - 1);
+            rc = -1;
+        }
         struct dirent **files;
-        int nf = cases[i]->d_name[0] == '.' || !is_dir(cdir) ? -1 : scandir(cdir, &files, NULL, by_name);
+        int nf = rc || cases[i]->d_name[0] == '.' || !is_dir(cdir) ? -1 : scandir(cdir, &files, NULL, by_name);
         for (int k = 0; k < nf; k++) {
             const char *name = files[k]->d_name;
             size_t len = strlen(name);
             if (!rc && len > 4 && strcmp(name + len - 4, ".npy") == 0) {
                 char from[4200], dest[4200];
-                snprintf(from, sizeof from, "%s/%s", cdir, name);
-                snprintf(dest, sizeof dest, "%s/outputs/%s/%s", to, cases[i]->d_name, name);
-                if (copy_file(from, dest) != 0) {
+                if (path_of(from, sizeof from, "%s/%s", cdir, name) != 0 ||
+                    path_of(dest, sizeof dest, "%s/outputs/%s/%s", to, cases[i]->d_name, name) != 0 ||
+                    copy_file(from, dest) != 0) {
                     snprintf(err, errlen, "cannot copy %s to %s", from, dest);
                     rc = -1;
                 }
@@ -912,7 +932,8 @@ int tp_bundle_main(int argc, char **argv)
     }
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    char dir[4096], path[4200], from[4200], err[1000];
+    /* err holds a message naming up to two paths */
+    char dir[4096], path[4200], from[4200], err[2 * 4200 + 200];
     snprintf(dir, sizeof dir, "%s", out);
     for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
         dir[n - 1] = 0;
@@ -955,9 +976,10 @@ int tp_bundle_main(int argc, char **argv)
         snprintf(to, sizeof to, "%s/runs/%s", dir, name);
         const char *files[] = {"plan.json", "results.json"};
         for (int k = 0; k < 2 && !status; k++) {
-            snprintf(from, sizeof from, "%s/%s", src, files[k]);
-            snprintf(path, sizeof path, "%s/%s", to, files[k]);
-            if (copy_file(from, path) != 0)
+            if (path_of(from, sizeof from, "%s/%s", src, files[k]) != 0 ||
+                path_of(path, sizeof path, "%s/%s", to, files[k]) != 0)
+                status = fail("%s: the path is too long for %s", to, files[k]);
+            else if (copy_file(from, path) != 0)
                 status = fail("cannot copy %s to %s", from, path);
         }
         if (!status && copy_outputs(src, to, err, sizeof err) != 0)
@@ -965,7 +987,8 @@ int tp_bundle_main(int argc, char **argv)
         snprintf(from, sizeof from, "%s/timing.json", src);
         json_t *t = json_load_file(from, 0, &je);
         json_object_set_new(timing_runs, name, t ? t : json_null());
-        snprintf(path, sizeof path, "%s/plan.json", to);
+        if (!status && path_of(path, sizeof path, "%s/plan.json", to) != 0)
+            status = fail("%s: the path is too long for %s", to, "plan.json");
         tp_plan *typed = status ? NULL : tp_plan_load(path, err, sizeof err);
         if (!status && !typed)
             status = fail("%s%s", err, NULL);
@@ -999,9 +1022,12 @@ int tp_bundle_main(int argc, char **argv)
         if (status)
             break;
         char rdir[4200];
-        snprintf(rdir, sizeof rdir, "%s/runs/%s", dir, str(r, "run"));
-        snprintf(path, sizeof path, "%s/runs/%s/plan.json", dir, str(r, "run"));
-        tp_plan *plan = tp_plan_load(path, err, sizeof err);
+        tp_plan *plan = NULL;
+        if (path_of(rdir, sizeof rdir, "%s/runs/%s", dir, str(r, "run")) != 0 ||
+            path_of(path, sizeof path, "%s/plan.json", rdir) != 0)
+            snprintf(err, sizeof err, "%s/runs/%s: the path is too long", dir, str(r, "run"));
+        else
+            plan = tp_plan_load(path, err, sizeof err);
         if (!plan) {
             status = fail("%s%s", err, NULL);
             break;

@@ -15,7 +15,7 @@ typedef struct {
     void *ctx;
     /* Set to "DIR/results.json: first disagreement at PATH" by the first
      * case that does not re-derive, when still empty. */
-    char first[1400];
+    char first[4400]; /* holds a path of up to 4200 bytes and the JSON error */
 } tp_replay_opts;
 
 /* Replays every case of results.json (or only `only`), printing one TAP

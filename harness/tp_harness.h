@@ -9,8 +9,9 @@
  * lets a harness without a GPU drive the runtime (tests/tool_emulate.c
  * does, through tp_harness_main with an emulated device):
  *
- *   tp_run *run = tp_run_open(argc, argv, &info);
- *   if (!run) return 2;                       // bad arguments / fingerprint mismatch
+ *   tp_run *run;
+ *   int s = tp_run_open(argc, argv, &info, &run);
+ *   if (s != TP_RUN_READY) return s == TP_RUN_DONE ? 0 : 2;   // --help/--list, or bad arguments
  *   tp_run_set_device(run, name, arch, driver_version, runtime_version);
  *   for (int i = 0; i < tp_run_ncases(run); i++) {
  *       if (!tp_run_case_selected(run, i)) continue;
@@ -39,16 +40,23 @@ typedef struct {
 
 typedef struct tp_run tp_run;
 
+/* What tp_run_open leaves the caller to do. */
+enum {
+    TP_RUN_READY = 0, /* *run is open: run the cases, then tp_run_close */
+    TP_RUN_DONE = 1,  /* --help or --list printed: exit 0 */
+    TP_RUN_ERROR = 2, /* reported on stderr: exit 2 */
+};
+
 /* Parses: --out DIR (default build/runs/<backend>/<contract>), --case NAME
  * (repeatable), --list, --reps N (timed launches, default 20), --root DIR
  * (repository root for the fingerprint check, default "."), --input
  * NAME=FILE.npy (repeatable: the case's input NAME is the file's contents),
  * --dump-inputs (also write every input as outputs/CASE/input_NAME.npy),
  * --help.
- * Refuses (NULL, message on stderr) bad arguments, an embedded plan that
- * does not read, and a kernel source on disk that no longer matches the
- * plan's kernel.sha256. */
-tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info);
+ * Refuses (TP_RUN_ERROR, message on stderr) bad arguments, an embedded
+ * plan that does not read, and a kernel source on disk that no longer
+ * matches the plan's kernel.sha256. *run is set only for TP_RUN_READY. */
+int tp_run_open(int argc, char **argv, const tp_harness_info *info, tp_run **run);
 const tp_plan *tp_run_plan(const tp_run *run);
 void tp_run_set_device(tp_run *run, const char *name, const char *arch,
                        int driver_version, int runtime_version);
@@ -69,6 +77,8 @@ void tp_run_case_end(tp_run *run, int i, double kernel_ms_median, int reps);
 /* Writes the results and frees the run: 0 all pass, 1 a violation, 2 an
  * error or refusal. */
 int tp_run_close(tp_run *run);
+/* Frees the run without writing anything (no GPU to run on). */
+void tp_run_abandon(tp_run *run);
 
 #ifdef __cplusplus
 }

@@ -169,15 +169,17 @@ static void run_case(tp_run *run, int i, tp_case *c, const tp_device *dev, const
 
 int tp_harness_main(int argc, char **argv, const tp_harness_info *info, const tp_device *device)
 {
-    tp_run *run = tp_run_open(argc, argv, info);
-    if (!run)
-        return 2; /* bad arguments or fingerprint mismatch, already reported */
+    tp_run *run;
+    int status = tp_run_open(argc, argv, info, &run);
+    if (status != TP_RUN_READY)
+        return status == TP_RUN_DONE ? 0 : 2;
     /* no device is a clear refusal, not a failure */
     tp_device_props props;
     char err[512];
     memset(&props, 0, sizeof props);
     if (device->open(&props, err, sizeof err) != 0) {
         fprintf(stderr, "no GPU: %s\n", err);
+        tp_run_abandon(run);
         return 3;
     }
     tp_run_set_device(run, props.name, props.arch, props.driver_version, props.runtime_version);
