@@ -59,6 +59,7 @@
 #include "cli/tp_selfhash.h"
 #include "cli/tp_spawn.h"
 #include "cli/tp_svg.h"
+#include "core/tp_case.h"
 #include "core/tp_plan.h"
 #include "harness/tp_report.h"
 
@@ -88,17 +89,20 @@ static int copy_outputs(const char *run, const char *to, char *err, size_t errle
     int rc = 0;
     for (int i = 0; i < nc; i++) {
         char cdir[4200];
-        snprintf(cdir, sizeof cdir, "%s/%s", dir, cases[i]->d_name);
+        if (tp_path_of(cdir, sizeof cdir, "%s/%s", dir, cases[i]->d_name) != 0 && !rc) {
+            snprintf(err, errlen, "%s/%s: the path is longer than %zu bytes", dir, cases[i]->d_name, sizeof cdir - 1);
+            rc = -1;
+        }
         struct dirent **files;
-        int nf = cases[i]->d_name[0] == '.' || !tp_is_dir(cdir) ? -1 : scandir(cdir, &files, NULL, tp_by_name);
+        int nf = rc || cases[i]->d_name[0] == '.' || !tp_is_dir(cdir) ? -1 : scandir(cdir, &files, NULL, tp_by_name);
         for (int k = 0; k < nf; k++) {
             const char *name = files[k]->d_name;
             size_t len = strlen(name);
             if (!rc && len > 4 && strcmp(name + len - 4, ".npy") == 0) {
                 char from[4200], dest[4200];
-                snprintf(from, sizeof from, "%s/%s", cdir, name);
-                snprintf(dest, sizeof dest, "%s/outputs/%s/%s", to, cases[i]->d_name, name);
-                if (tp_copy_file(from, dest) != 0) {
+                if (tp_path_of(from, sizeof from, "%s/%s", cdir, name) != 0 ||
+                    tp_path_of(dest, sizeof dest, "%s/outputs/%s/%s", to, cases[i]->d_name, name) != 0 ||
+                    tp_copy_file(from, dest) != 0) {
                     snprintf(err, errlen, "cannot copy %s to %s", from, dest);
                     rc = -1;
                 }
@@ -165,7 +169,8 @@ int tp_bundle_main(int argc, char **argv)
     }
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    char dir[4096], path[4200], from[4200], err[1000];
+    /* err holds a message naming up to two paths */
+    char dir[4096], path[4200], from[4200], err[2 * 4200 + 200];
     snprintf(dir, sizeof dir, "%s", out);
     for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
         dir[n - 1] = 0;
@@ -208,9 +213,10 @@ int tp_bundle_main(int argc, char **argv)
         snprintf(to, sizeof to, "%s/runs/%s", dir, name);
         const char *files[] = {"plan.json", "results.json"};
         for (int k = 0; k < 2 && !status; k++) {
-            snprintf(from, sizeof from, "%s/%s", src, files[k]);
-            snprintf(path, sizeof path, "%s/%s", to, files[k]);
-            if (tp_copy_file(from, path) != 0)
+            if (tp_path_of(from, sizeof from, "%s/%s", src, files[k]) != 0 ||
+                tp_path_of(path, sizeof path, "%s/%s", to, files[k]) != 0)
+                status = fail("%s: the path is too long for %s", to, files[k]);
+            else if (tp_copy_file(from, path) != 0)
                 status = fail("cannot copy %s to %s", from, path);
         }
         if (!status && copy_outputs(src, to, err, sizeof err) != 0)
@@ -218,10 +224,14 @@ int tp_bundle_main(int argc, char **argv)
         snprintf(from, sizeof from, "%s/timing.json", src);
         json_t *t = json_load_file(from, 0, &je);
         json_object_set_new(timing_runs, name, t ? t : json_null());
-        snprintf(path, sizeof path, "%s/plan.json", to);
-        json_t *plan = status ? NULL : tp_plan_load(path, err, sizeof err);
-        if (!status && !plan)
+        if (!status && tp_path_of(path, sizeof path, "%s/plan.json", to) != 0)
+            status = fail("%s: the path is too long for %s", to, "plan.json");
+        tp_plan *typed = status ? NULL : tp_plan_load(path, err, sizeof err);
+        if (!status && !typed)
             status = fail("%s%s", err, NULL);
+        tp_plan_free(typed);
+        /* the manifest copies the seeds of refused cases from it */
+        json_t *plan = status ? NULL : json_load_file(path, 0, &je);
         json_array_append_new(runs, json_pack("{s:s,s:o,s:o}", "run", name, "results", res, "plan",
                                               plan ? plan : json_null()));
     }
@@ -249,8 +259,16 @@ int tp_bundle_main(int argc, char **argv)
         if (status)
             break;
         char rdir[4200];
-        snprintf(rdir, sizeof rdir, "%s/runs/%s", dir, str(r, "run"));
-        const json_t *plan = json_object_get(r, "plan");
+        tp_plan *plan = NULL;
+        if (tp_path_of(rdir, sizeof rdir, "%s/runs/%s", dir, str(r, "run")) != 0 ||
+            tp_path_of(path, sizeof path, "%s/plan.json", rdir) != 0)
+            snprintf(err, sizeof err, "%s/runs/%s: the path is too long", dir, str(r, "run"));
+        else
+            plan = tp_plan_load(path, err, sizeof err);
+        if (!plan) {
+            status = fail("%s%s", err, NULL);
+            break;
+        }
         const json_t *res = json_object_get(r, "results");
         const char *backend = str(res, "backend")[0] ? str(res, "backend") : "cuda";
         size_t k;
@@ -268,6 +286,7 @@ int tp_bundle_main(int argc, char **argv)
             if (status)
                 break;
         }
+        tp_plan_free(plan);
     }
     for (size_t k = 0; k < gen.n && !status; k++) {
         snprintf(path, sizeof path, "%s/%s", dir, gen.v[k].path);

@@ -8,8 +8,10 @@
 #include "cli/cmd_check.h"
 
 #include "harness/tp_check.h"
+#include "core/tp_case.h"
 #include "core/tp_npy.h"
-#include "core/tp_plan.h"
+#include "core/tp_plan_json.h"
+#include "core/tp_sha256.h"
 #include "harness/tp_report.h"
 
 #include <dirent.h>
@@ -89,40 +91,31 @@ static void shape_text(char *out, size_t len, int rank, const int64_t *shape)
         snprintf(out + n, len - n, "]");
 }
 
-static void expr_text(char *out, size_t len, const json_t *shape)
+static void expr_text(char *out, size_t len, const tp_plan_tensor *t)
 {
     size_t n = (size_t)snprintf(out, len, "[");
-    for (size_t d = 0; d < json_array_size(shape) && n < len; d++)
-        n += (size_t)snprintf(out + n, len - n, "%s%s", d ? ", " : "", json_string_value(json_array_get(shape, d)));
+    for (int d = 0; d < t->rank && n < len; d++)
+        n += (size_t)snprintf(out + n, len - n, "%s%s", d ? ", " : "", t->shape[d]);
     if (n < len)
         snprintf(out + n, len - n, "]");
 }
 
-static json_t *plan_tensor(const json_t *plan, const char *name)
+static const tp_plan_tensor *plan_tensor(const tp_plan *plan, const char *name)
 {
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(plan, "tensors"), i, t)
-    {
-        if (strcmp(json_string_value(json_object_get(t, "name")), name) == 0)
-            return t;
-    }
-    return NULL;
+    int t = tp_plan_tensor_index(plan, name);
+    return t < 0 ? NULL : &plan->tensors[t];
 }
 
-static int is_output(const json_t *t) { return strcmp(json_string_value(json_object_get(t, "role")), "output") == 0; }
+static int is_output(const tp_plan_tensor *t) { return t->role == TP_ROLE_OUTPUT; }
 
 /* "A, B" for the inputs (want_output 0) or the outputs of the plan. */
-static void tensor_list(char *out, size_t len, const json_t *plan, int want_output)
+static void tensor_list(char *out, size_t len, const tp_plan *plan, int want_output)
 {
-    size_t i, n = 0;
-    json_t *t;
+    size_t n = 0;
     out[0] = 0;
-    json_array_foreach(json_object_get(plan, "tensors"), i, t)
-    {
-        if (is_output(t) == want_output && n < len)
-            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", json_string_value(json_object_get(t, "name")));
-    }
+    for (int t = 0; t < plan->ntensors; t++)
+        if (is_output(&plan->tensors[t]) == want_output && n < len)
+            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", plan->tensors[t].name);
 }
 
 static tp_tensor *case_tensor(tp_case *c, const char *name)
@@ -191,7 +184,7 @@ static int parse_args(args *a, int argc, char **argv)
 
 /* A contract name is looked up next to the binary (build/tolproof reads
  * build/gen/), so the command works from any directory. */
-static json_t *load_contract(args *a, const char *argv0)
+static tp_plan *load_contract(args *a, const char *argv0)
 {
     char path[4200], dir[4096];
     size_t len = strlen(a->contract);
@@ -228,7 +221,7 @@ static json_t *load_contract(args *a, const char *argv0)
         }
     }
     char inner[800];
-    json_t *plan = tp_plan_load(path, inner, sizeof inner);
+    tp_plan *plan = tp_plan_load(path, inner, sizeof inner);
     if (!plan)
         refuse(a, "contract %s: %s", a->contract, inner);
     return plan;
@@ -236,8 +229,10 @@ static json_t *load_contract(args *a, const char *argv0)
 
 /* --model KEY=VALUE on the working plan's model. A top-level key must be
  * one the contract declares, so that a misspelt key is refused instead of
- * silently ignored by the op; nested keys (tanhf_ulp.hip) may be new. */
-static int apply_models(args *a, json_t *model, json_t *overrides)
+ * silently ignored by the op; nested keys (tanhf_ulp.hip) may be new.
+ * VALUE is read as JSON (so 2, true and "x" have their types), else taken
+ * as a string; `overrides` records each as JSON for the result. */
+static int apply_models(args *a, tp_value *model, json_t *overrides)
 {
     for (int i = 0; i < a->nmodels; i++) {
         const char *kv = a->models[i], *eq = strchr(kv, '=');
@@ -250,31 +245,39 @@ static int apply_models(args *a, json_t *model, json_t *overrides)
         json_t *v = json_loads(eq + 1, JSON_DECODE_ANY, &je);
         if (!v)
             v = json_string(eq + 1);
-        json_t *obj = model;
+        char inner[400];
+        tp_value *tv = tp_value_from_json(v, whole, inner, sizeof inner);
+        if (!tv) {
+            json_decref(v);
+            return refuse(a, "--model %s: %s", kv, inner);
+        }
+        tp_value *obj = model;
         char *part = key, *dot;
         int top = 1;
         while ((dot = strchr(part, '.')) != NULL) {
             *dot = 0;
-            json_t *child = json_object_get(obj, part);
-            if (!json_is_object(child)) {
+            tp_value *child = (tp_value *)tp_value_get(obj, part);
+            if (!tp_value_is_table(child)) {
                 json_decref(v);
+                tp_value_free(tv);
                 return refuse(a, "--model %s: model.%s is %s", kv, part, child ? "not a table" : "not a key of the contract's [model]");
             }
             obj = child;
             part = dot + 1;
             top = 0;
         }
-        if (top && !json_object_get(model, part)) {
+        if (top && !tp_value_get(model, part)) {
             char keys[600] = "";
             size_t n = 0;
-            const char *k;
-            json_t *x;
-            json_object_foreach(model, k, x) if (n < sizeof keys) n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", n ? ", " : "", k);
+            for (int k = 0; k < model->n && n < sizeof keys; k++)
+                n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", n ? ", " : "", model->keys[k]);
             json_decref(v);
+            tp_value_free(tv);
             return refuse(a, "--model %s: the contract's [model] has no key %s (its keys: %s)", kv, part, keys);
         }
-        json_object_set(overrides, whole, v);
-        json_object_set_new(obj, part, v);
+        json_object_set_new(overrides, whole, v);
+        if (tp_value_set(obj, part, tv) != 0)
+            return refuse(a, "--model %s: out of memory", kv);
     }
     return 0;
 }
@@ -282,13 +285,11 @@ static int apply_models(args *a, json_t *model, json_t *overrides)
 /* Reads one file and matches it to its tensor's dtype and rank; index
  * files are converted between i32 and i64 when every value fits, because
  * PyTorch writes int64 indices and the kernels here take int32. */
-static int read_given(args *a, given *g, const json_t *t)
+static int read_given(args *a, given *g, const tp_plan_tensor *t)
 {
     char inner[800], want[200];
-    const json_t *shape = json_object_get(t, "shape");
-    tp_dtype pd;
-    tp_dtype_parse(json_string_value(json_object_get(t, "dtype")), &pd);
-    expr_text(want, sizeof want, shape);
+    tp_dtype pd = t->dtype;
+    expr_text(want, sizeof want, t);
     if (tp_npy_read(g->path, &g->dt, &g->rank, g->shape, &g->data, inner, sizeof inner) != 0)
         return refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
                       npy_descr(pd), want);
@@ -324,7 +325,7 @@ static int read_given(args *a, given *g, const json_t *t)
     if (g->dt != pd)
         return refuse(a, "%s %s: %s holds %s (%s); the contract's tensor %s is %s (%s)", g->kind, g->name, g->path,
                       npy_descr(g->dt), tp_dtype_name(g->dt), g->name, npy_descr(pd), tp_dtype_name(pd));
-    if (g->rank != (int)json_array_size(shape))
+    if (g->rank != t->rank)
         return refuse(a, "shape mismatch: %s %s: %s has shape %s (%d dimensions); the contract's tensor %s is %s",
                       g->kind, g->name, g->path, got, g->rank, g->name, want);
     return 0;
@@ -332,28 +333,26 @@ static int read_given(args *a, given *g, const json_t *t)
 
 /* Each shape entry that is a bare dim name binds that dim; --dim binds
  * first. Two tensors that disagree are refused with both named. */
-static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
+static int bind_dims(args *a, const tp_plan *plan, int64_t *dims_out)
 {
-    const json_t *dims = json_object_get(plan, "dims");
-    size_t nd = json_array_size(dims);
+    int nd = plan->ndims;
     int64_t val[TP_MAX_DIMS];
     char from[TP_MAX_DIMS][400];
     int bound[TP_MAX_DIMS] = {0};
     char names[200] = "";
-    for (size_t k = 0, n = 0; k < nd && n < sizeof names; k++)
-        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "", json_string_value(json_array_get(dims, k)));
+    for (int k = 0, n = 0; k < nd && n < (int)sizeof names; k++)
+        n += snprintf(names + n, sizeof names - (size_t)n, "%s%s", k ? ", " : "", plan->dims[k]);
     for (int i = 0; i < a->ndimargs; i++) {
         const char *kv = a->dimargs[i], *eq = strchr(kv, '=');
         char *end;
         long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
         if (!eq || end == eq + 1 || *end || v <= 0)
             return refuse(a, "--dim %s: expected NAME=N with N a positive integer", kv);
-        size_t k;
+        int k;
         for (k = 0; k < nd; k++)
-            if (strlen(json_string_value(json_array_get(dims, k))) == (size_t)(eq - kv) &&
-                strncmp(json_string_value(json_array_get(dims, k)), kv, (size_t)(eq - kv)) == 0)
+            if (strlen(plan->dims[k]) == (size_t)(eq - kv) && strncmp(plan->dims[k], kv, (size_t)(eq - kv)) == 0)
                 break;
-        if (k == nd || k >= TP_MAX_DIMS)
+        if (k == nd)
             return refuse(a, "--dim %s: the contract has no dim %.*s (its dims: %s)", kv, (int)(eq - kv), kv, names);
         bound[k] = 1;
         val[k] = v;
@@ -361,11 +360,11 @@ static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
     }
     for (int i = 0; i < a->ng; i++) {
         const given *g = &a->g[i];
-        const json_t *shape = json_object_get(plan_tensor(plan, g->name), "shape");
+        const tp_plan_tensor *t = plan_tensor(plan, g->name);
         for (int d = 0; d < g->rank; d++) {
-            const char *e = json_string_value(json_array_get(shape, (size_t)d));
-            for (size_t k = 0; k < nd && k < TP_MAX_DIMS; k++) {
-                if (strcmp(e, json_string_value(json_array_get(dims, k))) != 0)
+            const char *e = t->shape[d];
+            for (int k = 0; k < nd; k++) {
+                if (strcmp(e, plan->dims[k]) != 0)
                     continue;
                 char here[400], got[120];
                 shape_text(got, sizeof got, g->rank, g->shape);
@@ -380,27 +379,23 @@ static int bind_dims(args *a, const json_t *plan, json_t *dims_out)
             }
         }
     }
-    for (size_t k = 0; k < nd && k < TP_MAX_DIMS; k++) {
-        const char *name = json_string_value(json_array_get(dims, k));
+    for (int k = 0; k < nd; k++) {
+        const char *name = plan->dims[k];
         if (!bound[k])
             return refuse(a, "dim %s: no given tensor has it as an extent, so it cannot be inferred; pass --dim %s=N",
                           name, name);
-        json_object_set_new(dims_out, name, json_integer(val[k]));
+        dims_out[k] = val[k];
     }
     return 0;
 }
 
-static void dims_text(char *out, size_t len, const json_t *plan, const json_t *dims)
+static void dims_text(char *out, size_t len, const tp_plan *plan, const int64_t *dims)
 {
-    size_t i, n = 0;
-    json_t *d;
+    size_t n = 0;
     out[0] = 0;
-    json_array_foreach(json_object_get(plan, "dims"), i, d)
-    {
+    for (int d = 0; d < plan->ndims; d++)
         if (n < len)
-            n += (size_t)snprintf(out + n, len - n, "%s%s=%lld", n ? " " : "", json_string_value(d),
-                                  (long long)json_integer_value(json_object_get(dims, json_string_value(d))));
-    }
+            n += (size_t)snprintf(out + n, len - n, "%s%s=%lld", n ? " " : "", plan->dims[d], (long long)dims[d]);
 }
 
 /* Where the case's tensors came from, for its Evidence and Non-claims:
@@ -451,24 +446,24 @@ static double stat_of(const json_t *o, const char *k)
     return s ? (strcmp(s, "nan") == 0 ? NAN : strcmp(s, "-inf") == 0 ? -INFINITY : INFINITY) : json_number_value(v);
 }
 
-static void print_summary(const json_t *res, const json_t *plan, const json_t *work, const json_t *skipped)
+static void print_summary(const json_t *res, const tp_plan *plan, const tp_plan *work, const json_t *skipped)
 {
     char dims[300];
-    dims_text(dims, sizeof dims, plan, json_object_get(res, "dims"));
-    printf("contract %s (op %s), %s\n", json_string_value(json_object_get(plan, "contract")),
-           json_string_value(json_object_get(plan, "op")), dims);
+    dims_text(dims, sizeof dims, plan, work->cases[0].dims);
+    printf("contract %s (op %s), %s\n", plan->contract, plan->op, dims);
     printf("model:");
-    const char *k;
-    json_t *v;
-    json_object_foreach(json_object_get(work, "model"), k, v)
-    {
-        if (json_is_object(v))
+    for (int m = 0; m < work->model->n; m++) {
+        if (tp_value_is_table(&work->model->items[m]))
             continue;
-        char *dv = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-        printf(" %s=%s", k, dv);
+        json_t *jv = tp_value_to_json(&work->model->items[m]);
+        char *dv = jv ? json_dumps(jv, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+        printf(" %s=%s", work->model->keys[m], dv ? dv : "?");
         free(dv);
+        json_decref(jv);
     }
     printf("\n");
+    const char *k;
+    json_t *v;
     json_object_foreach(json_object_get(res, "outputs"), k, v)
     {
         const json_t *claim = json_object_get(v, "claim");
@@ -493,21 +488,38 @@ static void print_summary(const json_t *res, const json_t *plan, const json_t *w
 
 static int run(args *a, const char *argv0, json_t **result)
 {
-    json_t *plan = load_contract(a, argv0);
+    tp_plan *plan = load_contract(a, argv0);
     if (!plan)
         return 2;
     int rc = 2;
     tp_case *c = NULL;
-    json_t *work = json_deep_copy(plan), *overrides = json_object(), *skipped = json_array(), *dims = json_object();
-    const char *contract = json_string_value(json_object_get(plan, "contract"));
-    const char *opname = json_string_value(json_object_get(plan, "op"));
+    /* The working plan: the contract's, with the model overridden, only
+     * the outputs that were given and one case, "check", with the inferred
+     * dims and every input filled with zeros (replaced by the files). It
+     * shares the plan's strings and owns only its model. */
+    tp_plan work = *plan;
+    tp_plan_case one;
+    char one_name[] = "check", zeros[] = "const(0)";
+    memset(&one, 0, sizeof one);
+    one.name = one_name;
+    one.note = one_name;
+    work.cases = &one;
+    work.ncases = 1;
+    work.model = tp_value_copy(plan->model);
+    json_t *overrides = json_object(), *skipped = json_array();
+    const char *contract = plan->contract;
+    const char *opname = plan->op;
     const tp_op *op = tp_op_find(opname);
     char inner[1200], list[400];
+    if (!work.model) {
+        refuse(a, "contract %s: out of memory", contract);
+        goto out;
+    }
     if (!op) {
         refuse(a, "contract %s: unknown op \"%s\"", contract, opname);
         goto out;
     }
-    json_t *model = json_object_get(work, "model");
+    tp_value *model = work.model;
     if (apply_models(a, model, overrides) != 0)
         goto out;
     if (op->check_model(model, inner, sizeof inner) != 0) {
@@ -517,7 +529,7 @@ static int run(args *a, const char *argv0, json_t **result)
     /* names and roles before any file is read */
     for (int i = 0; i < a->ng; i++) {
         given *g = &a->g[i];
-        const json_t *t = plan_tensor(plan, g->name);
+        const tp_plan_tensor *t = plan_tensor(plan, g->name);
         int want_output = strcmp(g->kind, "input") != 0;
         tensor_list(list, sizeof list, plan, want_output);
         if (!t) {
@@ -548,12 +560,11 @@ static int run(args *a, const char *argv0, json_t **result)
     }
     {
         char missing[400] = "";
-        size_t n = 0, i;
+        size_t n = 0;
         int nout = 0;
-        json_t *t;
-        json_array_foreach(json_object_get(plan, "tensors"), i, t)
-        {
-            const char *name = json_string_value(json_object_get(t, "name"));
+        for (int ti = 0; ti < plan->ntensors; ti++) {
+            const tp_plan_tensor *t = &plan->tensors[ti];
+            const char *name = t->name;
             int found = 0;
             for (int j = 0; j < a->ng; j++)
                 found |= strcmp(a->g[j].name, name) == 0 && strcmp(a->g[j].kind, is_output(t) ? "output" : "input") == 0;
@@ -575,32 +586,25 @@ static int run(args *a, const char *argv0, json_t **result)
     for (int i = 0; i < a->ng; i++)
         if (read_given(a, &a->g[i], plan_tensor(plan, a->g[i].name)) != 0)
             goto out;
-    if (bind_dims(a, plan, dims) != 0)
+    if (bind_dims(a, plan, one.dims) != 0)
         goto out;
-    /* the working plan: one case with the inferred dims (inputs filled with
-     * zeros, replaced below) and only the outputs that were given */
-    {
-        json_t *fill = json_object(), *tensors = json_object_get(work, "tensors");
-        for (size_t i = json_array_size(tensors); i-- > 0;) {
-            json_t *t = json_array_get(tensors, i);
-            const char *name = json_string_value(json_object_get(t, "name"));
-            int found = 0;
-            for (int j = 0; j < a->ng; j++)
-                found |= strcmp(a->g[j].kind, "output") == 0 && strcmp(a->g[j].name, name) == 0;
-            if (!is_output(t))
-                json_object_set_new(fill, name, json_string("const(0)"));
-            else if (!found) {
-                json_array_insert_new(skipped, 0, json_string(name));
-                json_array_remove(tensors, i);
-            }
+    work.ntensors = 0;
+    for (int ti = 0; ti < plan->ntensors; ti++) {
+        const tp_plan_tensor *t = &plan->tensors[ti];
+        int found = 0;
+        for (int j = 0; j < a->ng; j++)
+            found |= strcmp(a->g[j].kind, "output") == 0 && strcmp(a->g[j].name, t->name) == 0;
+        if (is_output(t) && !found) {
+            json_array_append_new(skipped, json_string(t->name));
+            continue;
         }
-        json_object_set_new(work, "cases",
-                            json_pack("[{s:s,s:i,s:O,s:o}]", "name", "check", "seed", 0, "dims", dims, "fill", fill));
+        one.fill[work.ntensors] = is_output(t) ? NULL : zeros;
+        work.tensors[work.ntensors++] = *t;
     }
-    c = tp_case_build(work, 0, a->backend, inner, sizeof inner);
+    c = tp_case_build(&work, 0, a->backend, inner, sizeof inner);
     if (!c) {
         char dt[300];
-        dims_text(dt, sizeof dt, plan, dims);
+        dims_text(dt, sizeof dt, plan, one.dims);
         const char *msg = strncmp(inner, "case check: ", 12) == 0 ? inner + 12 : inner;
         refuse(a, "contract %s refuses the given tensors (%s): %s", contract, dt, msg);
         goto out;
@@ -615,8 +619,8 @@ static int run(args *a, const char *argv0, json_t **result)
             char got[120], want[120], expr[200], dt[300];
             shape_text(got, sizeof got, g->rank, g->shape);
             shape_text(want, sizeof want, t->rank, t->shape);
-            expr_text(expr, sizeof expr, json_object_get(plan_tensor(plan, g->name), "shape"));
-            dims_text(dt, sizeof dt, plan, dims);
+            expr_text(expr, sizeof expr, plan_tensor(plan, g->name));
+            dims_text(dt, sizeof dt, plan, one.dims);
             refuse(a, "shape mismatch: %s %s: %s has shape %s; the contract's %s is %s = %s with %s", g->kind, g->name,
                    g->path, got, g->name, expr, want, dt);
             goto out;
@@ -630,7 +634,7 @@ static int run(args *a, const char *argv0, json_t **result)
         }
         g->data = NULL;
         if (strcmp(g->kind, "input") == 0) {
-            int r = tp_case_check_values(work, c, case_tensor_index(c, g->name), inner, sizeof inner);
+            int r = tp_case_check_values(&work, c, case_tensor_index(c, g->name), inner, sizeof inner);
             if (r != 0) {
                 refuse(a, "input %s: %s: %s", g->name, g->path, inner);
                 goto out;
@@ -639,7 +643,7 @@ static int run(args *a, const char *argv0, json_t **result)
     }
     tp_case_source src = {0};
     describe_source(&src, a, overrides, skipped);
-    json_t *res = tp_check_case(work, c, &src, inner, sizeof inner);
+    json_t *res = tp_check_case(&work, c, &src, inner, sizeof inner);
     if (!res) {
         refuse(a, "contract %s: the reference cannot be computed for these tensors: %s", contract, inner);
         goto out;
@@ -665,19 +669,18 @@ static int run(args *a, const char *argv0, json_t **result)
     json_object_set_new(res, "contract", json_string(contract));
     json_object_set_new(res, "op", json_string(opname));
     json_object_set_new(res, "backend", json_string(a->backend));
-    json_object_set(res, "model", json_object_get(work, "model"));
+    json_object_set_new(res, "model", tp_value_to_json(work.model));
     json_object_set(res, "model_overrides", overrides);
     json_object_set(res, "outputs_not_given", skipped);
-    print_summary(res, plan, work, skipped);
+    print_summary(res, plan, &work, skipped);
     *result = res;
     rc = strcmp(json_string_value(json_object_get(res, "verdict")), "pass") == 0 ? 0 : 1;
 out:
     tp_case_free(c);
-    json_decref(work);
+    tp_value_free(work.model);
     json_decref(overrides);
     json_decref(skipped);
-    json_decref(dims);
-    json_decref(plan);
+    tp_plan_free(plan);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include "harness/tp_check.h"
 #include "core/tp_format.h"
+#include "core/tp_case.h"
 #include "core/tp_plan.h"
 #include "cli/tp_replay.h"
 
@@ -141,9 +142,9 @@ static void judge_tensor(const tp_tensor *t, const tp_ref *ref, int softmax_rows
     }
 }
 
-static variant *find_variant(variant **vs, int *nv, int *cap, const json_t *vj, const char *op)
+static variant *find_variant(variant **vs, int *nv, int *cap, const tp_plan *plan, const char *op)
 {
-    const char *name = json_string_value(json_object_get(vj, "name"));
+    const char *name = plan->variant.name;
     for (int i = 0; i < *nv; i++)
         if (strcmp((*vs)[i].name, name) == 0)
             return &(*vs)[i];
@@ -154,9 +155,9 @@ static variant *find_variant(variant **vs, int *nv, int *cap, const json_t *vj, 
     variant *v = &(*vs)[(*nv)++];
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
-    snprintf(v->expect, sizeof v->expect, "%s", json_string_value(json_object_get(vj, "expect")));
-    snprintf(v->contract, sizeof v->contract, "%s", json_string_value(json_object_get(vj, "contract")));
-    snprintf(v->what, sizeof v->what, "%s", json_string_value(json_object_get(vj, "what")));
+    snprintf(v->expect, sizeof v->expect, "%s", plan->variant.expect);
+    snprintf(v->contract, sizeof v->contract, "%s", plan->variant.contract);
+    snprintf(v->what, sizeof v->what, "%s", plan->variant.what);
     snprintf(v->op, sizeof v->op, "%s", op);
     v->runs = json_array();
     v->cjson = json_array();
@@ -171,32 +172,28 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
 {
     char path[4200], err[1200];
     snprintf(path, sizeof path, "%s/plan.json", dir);
-    json_t *plan = tp_plan_load(path, err, sizeof err);
+    tp_plan *plan = tp_plan_load(path, err, sizeof err);
     if (!plan) {
         fprintf(stderr, "tolproof verdicts: %s\n", err);
         return 2;
     }
-    json_t *vj = json_object_get(plan, "variant");
-    if (!vj) {
+    if (!plan->variant.name) {
         fprintf(stderr, "tolproof verdicts: %s: plan.json has no \"variant\": not a variant run, skipped\n", dir);
-        json_decref(plan);
+        tp_plan_free(plan);
         return 1;
     }
-    const char *expect = json_string_value(json_object_get(vj, "expect"));
-    if (!json_is_string(json_object_get(vj, "name")) || !expect ||
-        (strcmp(expect, "correct") != 0 && strcmp(expect, "wrong") != 0) ||
-        !json_is_string(json_object_get(vj, "contract")) || !json_is_string(json_object_get(vj, "what"))) {
+    const char *expect = plan->variant.expect;
+    if (strcmp(expect, "correct") != 0 && strcmp(expect, "wrong") != 0) {
         fprintf(stderr, "tolproof verdicts: %s: \"variant\" needs name, expect (correct or wrong), contract, what\n",
                 path);
-        json_decref(plan);
+        tp_plan_free(plan);
         return 2;
     }
-    const char *opname = json_string_value(json_object_get(plan, "op"));
-    const tp_op *op = tp_op_find(opname ? opname : "");
-    json_t *model = json_object_get(plan, "model");
+    const tp_op *op = tp_op_find(plan->op);
+    const tp_value *model = plan->model;
     if (!op || op->check_model(model, err, sizeof err) != 0) {
         fprintf(stderr, "tolproof verdicts: %s: %s\n", path, op ? err : "unknown op");
-        json_decref(plan);
+        tp_plan_free(plan);
         return 2;
     }
     snprintf(path, sizeof path, "%s/results.json", dir);
@@ -204,10 +201,10 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
     json_t *res = json_load_file(path, 0, &je);
     if (!res) {
         fprintf(stderr, "tolproof verdicts: %s:%d: %s\n", path, je.line, je.text);
-        json_decref(plan);
+        tp_plan_free(plan);
         return 2;
     }
-    variant *v = find_variant(vs, nv, cap, vj, op->name);
+    variant *v = find_variant(vs, nv, cap, plan, op->name);
     const char *backend = json_string_value(json_object_get(res, "backend"));
     const char *device = json_string_value(json_object_get(json_object_get(res, "device"), "name"));
     json_array_append_new(v->runs, json_pack("{s:s,s:s}", "dir", dir, "device", device ? device : "unknown"));
@@ -243,12 +240,10 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
         }
         case_stats s;
         memset(&s, 0, sizeof s);
-        json_t *tensors = json_object_get(plan, "tensors");
         int bad = tp_op_check_outputs(op, c, err, sizeof err) != 0;
         for (int t = 0; t < c->ntensors && !bad; t++) {
-            const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
             const tp_tensor *tt = &c->tensors[t];
-            if (!role || strcmp(role, "output") != 0)
+            if (plan->tensors[t].role != TP_ROLE_OUTPUT)
                 continue;
             if (!tp_format_of(tt->dtype)) {
                 snprintf(err, sizeof err, "output %s: only floating-point outputs can be judged", tt->name);
@@ -302,7 +297,7 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
             json_object_set_new(cj, "recorded_verdict_agrees", json_true());
     }
     json_decref(res);
-    json_decref(plan);
+    tp_plan_free(plan);
     return status;
 }
 

@@ -3,10 +3,20 @@
 
 #include "harness/tp_report.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+int tp_path_of(char *out, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, len, fmt, ap);
+    va_end(ap);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
 
 char *tp_read_all(const char *path, size_t *len)
 {
@@ -81,10 +91,9 @@ static int list_into(const char *root, const char *rel, json_t *out)
         const char *name = ents[i]->d_name;
         if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0 && rc == 0) {
             char sub[4200], full[4200];
-            snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", name);
-            snprintf(full, sizeof full, "%s/%s", root, sub);
             struct stat st;
-            if (lstat(full, &st) != 0)
+            if (tp_path_of(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", name) != 0 ||
+                tp_path_of(full, sizeof full, "%s/%s", root, sub) != 0 || lstat(full, &st) != 0)
                 rc = -1;
             else if (S_ISDIR(st.st_mode))
                 rc = list_into(root, sub, out);

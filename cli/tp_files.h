@@ -17,6 +17,9 @@ int tp_write_all(const char *path, const void *data, size_t len);
 int tp_copy_file(const char *from, const char *to);
 /* 1 when path is a directory (after links). */
 int tp_is_dir(const char *path);
+/* A path from its parts into out: -1 when it does not fit, since a path
+ * cut short would name another file. */
+int tp_path_of(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* scandir's comparator by byte value. */
 int tp_by_name(const struct dirent **a, const struct dirent **b);
 /* Every file under root that is not a directory (links and others too, so

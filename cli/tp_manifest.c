@@ -1,7 +1,7 @@
 #include "cli/tp_manifest.h"
 
 #include "cli/tp_spawn.h"
-#include "core/tp_plan.h"
+#include "core/tp_sha256.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +18,20 @@ static json_t *or_null(const json_t *j, const char *key)
     return v ? v : json_null();
 }
 
+/* The seed of case `name` in a run's plan.json (as JSON: the manifest
+ * copies it as it is), or NULL. */
+static json_t *plan_seed(const json_t *plan, const char *name)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(plan, "cases"), i, c)
+    {
+        if (json_is_string(json_object_get(c, "name")) && strcmp(str(c, "name"), name) == 0)
+            return json_object_get(c, "seed");
+    }
+    return NULL;
+}
+
 json_t *tp_manifest_derived(const json_t *runs, const json_t *proofs)
 {
     json_t *mruns = json_array(), *devices = json_array(), *mproofs = json_array();
@@ -30,11 +44,9 @@ json_t *tp_manifest_derived(const json_t *runs, const json_t *proofs)
         json_array_foreach(json_object_get(res, "cases"), k, cr)
         {
             /* refused cases record no seed; the plan has it for every case */
-            const json_t *plan = json_object_get(r, "plan");
-            int pi = json_is_string(json_object_get(cr, "case")) ? tp_plan_case_index(plan, str(cr, "case")) : -1;
             json_t *seed = json_object_get(cr, "seed");
-            if (!seed && pi >= 0)
-                seed = json_object_get(json_array_get(json_object_get(plan, "cases"), (size_t)pi), "seed");
+            if (!seed && json_is_string(json_object_get(cr, "case")))
+                seed = plan_seed(json_object_get(r, "plan"), str(cr, "case"));
             json_t *c = json_pack("{s:s,s:O,s:s}", "case", str(cr, "case"), "seed", seed ? seed : json_null(),
                                   "verdict", str(cr, "verdict"));
             if (json_object_get(cr, "inputs_from"))

@@ -117,8 +117,13 @@ json_t *tp_proofs_load(const char *root, char *err, size_t errlen)
     int n = scandir(dir, &ents, json_name, tp_by_name);
     for (int i = 0; i < n; i++) {
         char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
         json_error_t je;
+        int fits = tp_path_of(path, sizeof path, "%s/%s", dir, ents[i]->d_name) == 0;
+        if (all && !fits) {
+            snprintf(err, errlen, "proofs/%s: the path is longer than %zu bytes", ents[i]->d_name, sizeof path - 1);
+            json_decref(all);
+            all = NULL;
+        }
         json_t *p = all ? json_load_file(path, JSON_REJECT_DUPLICATES, &je) : NULL;
         if (all && !p) {
             snprintf(err, errlen, "proofs/%s:%d: %s", ents[i]->d_name, je.line, je.text);

@@ -5,8 +5,8 @@
 #include "cli/tp_replay.h"
 
 #include "harness/tp_check.h"
+#include "core/tp_case.h"
 #include "core/tp_npy.h"
-#include "core/tp_plan.h"
 #include "harness/tp_report.h"
 
 #include <stdio.h>
@@ -108,12 +108,10 @@ int tp_statements_first_difference(const json_t *rec, const json_t *now, const c
     return 0;
 }
 
-static int load_outputs(const char *dir, const json_t *plan, tp_case *c, char *err, size_t errlen)
+static int load_outputs(const char *dir, const tp_plan *plan, tp_case *c, char *err, size_t errlen)
 {
-    json_t *tensors = json_object_get(plan, "tensors");
     for (int t = 0; t < c->ntensors; t++) {
-        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
-        if (!role || strcmp(role, "output") != 0)
+        if (plan->tensors[t].role != TP_ROLE_OUTPUT)
             continue;
         tp_tensor *tt = &c->tensors[t];
         char path[4200], inner[600];
@@ -145,7 +143,7 @@ static int load_outputs(const char *dir, const json_t *plan, tp_case *c, char *e
  * that copy (checked like the original) instead of from the seed. The
  * recomputed "inputs_from" holds the copies' checksums, so a copy that is
  * not the file the run used shows as a disagreement. */
-static int load_inputs(const char *dir, const json_t *plan, const json_t *rec, tp_case *c, json_t **from,
+static int load_inputs(const char *dir, const tp_plan *plan, const json_t *rec, tp_case *c, json_t **from,
                        char *err, size_t errlen)
 {
     const json_t *want = json_object_get(rec, "inputs_from");
@@ -170,7 +168,7 @@ static int load_inputs(const char *dir, const json_t *plan, const json_t *rec, t
     return 0;
 }
 
-tp_case *tp_replay_load_case(const char *dir, const json_t *plan, const char *backend, const json_t *rec,
+tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
                              json_t **from, char *err, size_t errlen)
 {
     const char *name = json_string_value(json_object_get(rec, "case"));
@@ -234,7 +232,7 @@ static int case_difference(const json_t *rec, const json_t *now, char *path, siz
     return 0;
 }
 
-static int replay_case(const char *dir, const json_t *plan, const char *backend, json_t *rec, int quiet,
+static int replay_case(const char *dir, const tp_plan *plan, const char *backend, json_t *rec, int quiet,
                        size_t index, tp_replay_opts *opts, int *rewritten)
 {
     const char *name = json_string_value(json_object_get(rec, "case"));
@@ -338,7 +336,7 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
 {
     char path[4200], err[600];
     snprintf(path, sizeof path, "%s/plan.json", dir);
-    json_t *plan = tp_plan_load(path, err, sizeof err);
+    tp_plan *plan = tp_plan_load(path, err, sizeof err);
     if (!plan) {
         printf("not ok - %s\n", err);
         if (opts && !opts->first[0])
@@ -352,7 +350,7 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
         printf("not ok - %s:%d: %s\n", path, je.line, je.text);
         if (opts && !opts->first[0])
             snprintf(opts->first, sizeof opts->first, "%s:%d: %s", path, je.line, je.text);
-        json_decref(plan);
+        tp_plan_free(plan);
         return 2;
     }
     const char *backend = json_string_value(json_object_get(res, "backend"));
@@ -375,6 +373,6 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
     } else if (rewritten)
         printf("# %s: %d case(s) with re-generated Evidence and Non-claims\n", path, rewritten);
     json_decref(res);
-    json_decref(plan);
+    tp_plan_free(plan);
     return bad;
 }

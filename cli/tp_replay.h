@@ -4,18 +4,18 @@
  * same cases rebuilt from the same bits. */
 #ifndef TP_REPLAY_H
 #define TP_REPLAY_H
-#include "core/tp_op.h"
+#include "core/tp_plan.h"
 
 #include <jansson.h>
 
 typedef struct {
     /* Called for every case that re-derives (inputs and outputs loaded),
      * after the comparison; may be NULL. */
-    void (*on_case)(void *ctx, const char *dir, const json_t *plan, const json_t *rec, const tp_case *c);
+    void (*on_case)(void *ctx, const char *dir, const tp_plan *plan, const json_t *rec, const tp_case *c);
     void *ctx;
     /* Set to "DIR/results.json: first disagreement at PATH" by the first
      * case that does not re-derive, when still empty. */
-    char first[1400];
+    char first[4400]; /* holds a path of up to 4200 bytes and the JSON error */
     /* Re-generates the Evidence and Non-claims of results.json (the one
      * documented migration of recorded results, recorded/MIGRATIONS.md):
      * each case whose recomputation agrees with the record in every other
@@ -35,7 +35,7 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
  * error cases have no outputs and always give NULL with err "". When
  * `from` is not NULL it receives the checksums of the input copies (or
  * NULL). */
-tp_case *tp_replay_load_case(const char *dir, const json_t *plan, const char *backend, const json_t *rec,
+tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
                              json_t **from, char *err, size_t errlen);
 
 /* The first path at which two JSON values differ (appended to path);

@@ -2,7 +2,7 @@
 #include "cli/tp_selfhash.h"
 
 #include "cli/tp_files.h"
-#include "core/tp_plan.h"
+#include "core/tp_sha256.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -114,23 +114,20 @@ static void svg(FILE *f, const char *title, const int64_t *counts, int64_t n, co
     fprintf(f, "</svg>\n");
 }
 
-int tp_svg_case_plots(tp_bfiles *out, const char *run, const json_t *plan, const json_t *rec, const tp_case *c,
+int tp_svg_case_plots(tp_bfiles *out, const char *run, const tp_plan *plan, const json_t *rec, const tp_case *c,
                       char *err, size_t errlen)
 {
-    const char *opname = json_string_value(json_object_get(plan, "op"));
-    const tp_op *op = tp_op_find(opname ? opname : "");
-    const json_t *model = json_object_get(plan, "model");
+    const tp_op *op = tp_op_find(plan->op);
+    const tp_value *model = plan->model;
     if (!op) {
-        snprintf(err, errlen, "unknown op \"%s\"", opname ? opname : "");
+        snprintf(err, errlen, "unknown op \"%s\"", plan->op);
         return -1;
     }
     if (op->check_model(model, err, errlen) != 0 || tp_op_check_outputs(op, c, err, errlen) != 0)
         return -1;
-    json_t *tensors = json_object_get(plan, "tensors");
     for (int t = 0; t < c->ntensors; t++) {
-        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
         const tp_tensor *tt = &c->tensors[t];
-        if (!role || strcmp(role, "output") != 0 || !tp_format_of(tt->dtype))
+        if (plan->tensors[t].role != TP_ROLE_OUTPUT || !tp_format_of(tt->dtype))
             continue;
         tp_ref *ref = malloc((size_t)(tt->numel ? tt->numel : 1) * sizeof *ref);
         if (!ref || tp_op_reference(op, model, c, tt->name, ref, err, errlen) != 0) {

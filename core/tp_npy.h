@@ -5,7 +5,7 @@
 #ifndef TP_NPY_H
 #define TP_NPY_H
 #include "core/tp_dtype.h"
-#include "core/tp_op.h"
+#include "core/tp_tensor.h"
 
 #include <stddef.h>
 #include <stdint.h>

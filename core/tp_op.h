@@ -1,51 +1,20 @@
 /* The interface between the checker (harness/) and the per-operation
  * references and bounds (oracles/). One tp_op per operation named by a
- * contract's `op`; the registry is oracles/registry.c. */
+ * contract's `op`; the registry is oracles/registry.c. Cases and tensors
+ * are in core/tp_tensor.h, the model's value tree in core/tp_value.h. */
 #ifndef TP_OP_H
 #define TP_OP_H
 #include "core/tp_dtype.h"
 #include "core/tp_statement.h"
+#include "core/tp_tensor.h"
+#include "core/tp_value.h"
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The sizes of the arrays below: the most dims a contract declares, the
- * most tensors it has and the highest tensor rank. The registry publishes
- * them, so the generator refuses a contract that would not fit. */
-#define TP_MAX_DIMS 8
-#define TP_MAX_TENSORS 8
-#define TP_MAX_RANK 4
-
-typedef struct {
-    const char *name;
-    tp_dtype dtype;
-    int rank;
-    int64_t shape[TP_MAX_RANK];
-    int64_t numel;
-    void *data; /* row-major; bit patterns (uint16_t) for TP_F16 and TP_BF16 */
-    /* Outputs: their contents before the launch (the contract's init), for
-     * ops whose kernels leave elements untouched or accumulate into them.
-     * NULL for inputs. */
-    void *initial;
-} tp_tensor;
-
-/* One case, resolved: dims, tensors (inputs filled, outputs as produced by
- * the kernel under audit) and the backend the outputs came from. */
-typedef struct {
-    const char *name;
-    uint64_t seed;
-    int ndims;
-    const char *dim_names[TP_MAX_DIMS];
-    int64_t dims[TP_MAX_DIMS];
-    int ntensors;
-    tp_tensor tensors[TP_MAX_TENSORS];
-    const char *backend; /* "cuda" or "hip": selects vendor ulp bounds */
-} tp_case;
 
 /* What the reference says about one output element. */
 typedef struct {
@@ -70,14 +39,14 @@ typedef struct tp_op {
     const char *name;
     const char *summary; /* one line: the operation, mathematically */
     /* Validate the contract's [model] table; 0 or -1 with a message. */
-    int (*check_model)(const json_t *model, char *err, size_t errlen);
+    int (*check_model)(const tp_value *model, char *err, size_t errlen);
     /* Fill ref[0 .. numel-1] for the output tensor `output`. 0 or -1. */
-    int (*reference)(const json_t *model, const tp_case *c, const char *output,
+    int (*reference)(const tp_value *model, const tp_case *c, const char *output,
                      tp_ref *ref, char *err, size_t errlen);
     /* Says what the reference of this case rests on (Evidence: the exact
      * method, the bound) and what its verdict does not show (Non-claims),
      * decided by the same model choices the reference acts on. */
-    void (*say)(const json_t *model, const tp_case *c, tp_statements *out);
+    void (*say)(const tp_value *model, const tp_case *c, tp_statements *out);
     /* Every statement say() can make, NULL-terminated: the op's part of
      * the registry (harness/tp_statements.c). */
     const tp_statement *const *statements;
@@ -98,16 +67,12 @@ const char *const *tp_op_names(void);
 /* op->reference run in round-to-nearest, whatever the caller's rounding
  * mode (restored on return): the references are defined in that mode, and
  * the result must not depend on the caller's. */
-int tp_op_reference(const tp_op *op, const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+int tp_op_reference(const tp_op *op, const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                     char *err, size_t errlen);
 /* 0 when every output of the case (a tensor with an `initial`) has a
  * format the op declares; otherwise -1 and a message naming the output,
  * its format and the op's formats. */
 int tp_op_check_outputs(const tp_op *op, const tp_case *c, char *err, size_t errlen);
-
-/* Helpers for op implementations. */
-const tp_tensor *tp_case_tensor(const tp_case *c, const char *name);
-int64_t tp_case_dim(const tp_case *c, const char *name); /* -1 if absent */
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,6 @@
 """Emit what a validated plan needs: the harness source (Jinja2) and the
 ninja build statements for every contract."""
 import os
-import re
 
 import jinja2
 
@@ -46,27 +45,6 @@ def _c_comment(s):
     return s.replace("*/", "* /")
 
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _launch_c(plan):
-    """Launch expressions over the harness's dim[] array.
-
-    TEMPORARY: this goes away when the harness runtime evaluates the plan's
-    launch expressions itself (branch `plan`). Until then: a plan's
-    expression is C over dim names that the C grammar already checked and
-    rendered (core/tp_expr.c), so naming dim i `dim[i]` is a substitution
-    of whole identifiers, not a parse."""
-    index = {d: i for i, d in enumerate(plan["dims"])}
-
-    def conv(e):
-        return _IDENT.sub(lambda m: f"dim[{index[m.group(0)]}]" if m.group(0) in index else m.group(0), e)
-
-    L = plan["launch"]
-    return {"block": [conv(e) for e in L["block"]], "grid": [conv(e) for e in L["grid"]],
-            "shared_bytes": conv(L["shared_bytes"])}
-
-
 def render_harness(plan, backend):
     if backend not in BACKENDS:
         raise ValueError(backend)
@@ -75,28 +53,20 @@ def render_harness(plan, backend):
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False)
     env.filters["c_comment"] = _c_comment
-    tensors = []
-    by_name = {}
+    # The kernel's arguments: tensor t of the plan is the runtime's buf[t],
+    # dim d its dim[d]; the launch shape is evaluated by the runtime.
+    index = {t["name"]: i for i, t in enumerate(plan["tensors"])}
     dtypes = registry.load().dtypes
-    for t in plan["tensors"]:
-        tt = dict(t)
-        tt["c_type"] = dtypes[t["dtype"]]["c_type"]
-        tt["size"] = dtypes[t["dtype"]]["size"]
-        tensors.append(tt)
-        by_name[t["name"]] = tt
     args = []
     for a in plan["kernel"]["args"]:
-        if a in by_name:
-            t = by_name[a]
+        if a in index:
+            t = plan["tensors"][index[a]]
             const = "const " if t["role"] == "input" else ""
-            args.append(f"({const}{t['c_type']} *)d_{a}")
+            args.append(f"({const}{dtypes[t['dtype']]['c_type']} *)buf[{index[a]}]")
         else:
             args.append(f"(int)dim[{plan['dims'].index(a)}]")
-    view = dict(plan)
-    view["tensors"] = tensors
     return env.get_template("harness.hip.j2").render(
-        plan=view, backend=backend, args=args, launch=_launch_c(plan),
-        plan_c_literal=c_string_literal(plan_json(plan)))
+        plan=plan, backend=backend, args=args, plan_c_literal=c_string_literal(plan_json(plan)))
 
 
 # --------------------------------------------------------------------------
@@ -141,7 +111,8 @@ def render_ninja(contracts, plans, backends):
             if b in backends:
                 lines += [
                     f"build {exe}: tp_{'nvcc' if b == 'cuda' else 'hipcc'} {src} | "
-                    f"$lib_a harness/tp_hip.h harness/tp_harness.h core/tp_op.h core/tp_dtype.h "
+                    f"$lib_a harness/tp_hip.h harness/tp_gpu.h harness/tp_device.h harness/tp_harness.h "
+                    f"core/tp_plan.h core/tp_tensor.h core/tp_value.h core/tp_op.h core/tp_dtype.h "
                     f"{ksrc} gen/tpgen.py gen/steps.py",
                     f"  contract = {name}",
                 ]

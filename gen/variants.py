@@ -246,7 +246,8 @@ def render_variants_ninja(paths, plans, have_nvcc, gpu_at_configure):
         ]
         if have_nvcc:
             lines += [
-                f"build {exe}: tp_nvcc {src} | $lib_a harness/tp_hip.h harness/tp_harness.h core/tp_op.h core/tp_dtype.h "
+                f"build {exe}: tp_nvcc {src} | $lib_a harness/tp_hip.h harness/tp_gpu.h harness/tp_device.h "
+                f"harness/tp_harness.h core/tp_plan.h core/tp_tensor.h core/tp_value.h core/tp_op.h core/tp_dtype.h "
                 f"{path} gen/tpgen.py gen/steps.py",
                 f"  contract = {name}",
             ]

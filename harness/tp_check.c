@@ -1,7 +1,9 @@
 #include "harness/tp_check.h"
 
+#include "core/tp_case.h"
 #include "core/tp_format.h"
-#include "core/tp_plan.h"
+#include "core/tp_fp16.h"
+#include "core/tp_sha256.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -177,27 +179,34 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
     return o;
 }
 
-json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen)
+/* The fills of the case's inputs, as the plan records them. */
+static json_t *fill_json(const tp_plan *plan, const tp_case *c)
 {
-    const char *opname = json_string_value(json_object_get(plan, "op"));
-    const tp_op *op = tp_op_find(opname);
+    json_t *fill = json_object();
+    int ci = tp_plan_case_index(plan, c->name);
+    for (int t = 0; ci >= 0 && t < plan->ntensors; t++)
+        if (plan->cases[ci].fill[t])
+            json_object_set_new(fill, plan->tensors[t].name, json_string(plan->cases[ci].fill[t]));
+    return fill;
+}
+
+json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen)
+{
+    const tp_op *op = tp_op_find(plan->op);
     if (!op) {
-        snprintf(err, errlen, "unknown op \"%s\"", opname);
+        snprintf(err, errlen, "unknown op \"%s\"", plan->op);
         return NULL;
     }
-    json_t *model = json_object_get(plan, "model");
-    if (op->check_model(model, err, errlen) != 0)
+    if (op->check_model(plan->model, err, errlen) != 0)
         return NULL;
-    json_t *claim = json_object_get(plan, "claim");
-    double atol = json_number_value(json_object_get(claim, "atol")), rtol = json_number_value(json_object_get(claim, "rtol"));
+    double atol = plan->claim.atol, rtol = plan->claim.rtol;
     if (tp_op_check_outputs(op, c, err, errlen) != 0)
         return NULL;
     json_t *outs = json_object();
     int pass = 1;
     for (int i = 0; i < c->ntensors; i++) {
         const tp_tensor *t = &c->tensors[i];
-        json_t *tj = json_array_get(json_object_get(plan, "tensors"), (size_t)i);
-        if (strcmp(json_string_value(json_object_get(tj, "role")), "output") != 0)
+        if (plan->tensors[i].role != TP_ROLE_OUTPUT)
             continue;
         if (!tp_format_of(t->dtype)) {
             snprintf(err, errlen, "output %s: only floating-point outputs can be checked", t->name);
@@ -205,7 +214,7 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source
             return NULL;
         }
         tp_ref *ref = malloc((size_t)t->numel * sizeof *ref);
-        if (!ref || tp_op_reference(op, model, c, t->name, ref, err, errlen) != 0) {
+        if (!ref || tp_op_reference(op, plan->model, c, t->name, ref, err, errlen) != 0) {
             free(ref);
             json_decref(outs);
             return NULL;
@@ -218,10 +227,8 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source
     json_t *dims = json_object();
     for (int i = 0; i < c->ndims; i++)
         json_object_set_new(dims, c->dim_names[i], json_integer(c->dims[i]));
-    json_t *cj = json_array_get(json_object_get(plan, "cases"), (size_t)tp_plan_case_index(plan, c->name));
-    json_t *result = json_pack("{s:s,s:I,s:o,s:O,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims",
-                               dims, "fill", json_object_get(cj, "fill"), "verdict", pass ? "pass" : "fail",
-                               "outputs", outs);
+    json_t *result = json_pack("{s:s,s:I,s:o,s:o,s:s,s:o}", "case", c->name, "seed", (json_int_t)c->seed, "dims",
+                               dims, "fill", fill_json(plan, c), "verdict", pass ? "pass" : "fail", "outputs", outs);
     /* Evidence and Non-claims from what was done: the caller says where
      * the tensors came from, the op which method and bound it used. */
     tp_statements said = {0};
@@ -232,11 +239,10 @@ json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source
     return result;
 }
 
-tp_case *tp_check_case_build(const json_t *plan, int index, const char *backend, char *err, size_t errlen)
+tp_case *tp_check_case_build(const tp_plan *plan, int index, const char *backend, char *err, size_t errlen)
 {
     tp_case *c = tp_case_build(plan, index, backend, err, errlen);
-    const char *opname = json_string_value(json_object_get(plan, "op"));
-    const tp_op *op = opname ? tp_op_find(opname) : NULL;
+    const tp_op *op = tp_op_find(plan->op);
     if (c && op && tp_op_check_outputs(op, c, err, errlen) != 0) {
         tp_case_free(c);
         return NULL;

@@ -6,6 +6,7 @@
 #ifndef TP_CHECK_H
 #define TP_CHECK_H
 #include "core/tp_op.h"
+#include "core/tp_plan.h"
 #include "harness/tp_statements.h"
 
 #include <jansson.h>
@@ -15,7 +16,7 @@
 /* tp_case_build, and the case refused (NULL, err set) when an output has a
  * format the plan's op cannot check (tp_op_check_outputs): what a harness
  * refuses before a launch, and what a replay re-derives. */
-tp_case *tp_check_case_build(const json_t *plan, int index, const char *backend, char *err, size_t errlen);
+tp_case *tp_check_case_build(const tp_plan *plan, int index, const char *backend, char *err, size_t errlen);
 
 /* Checks every output tensor of the case; returns the case result object
  * (see docs in README: verdict, violations, max_abs_err, max_ulp_err,
@@ -23,7 +24,7 @@ tp_case *tp_check_case_build(const json_t *plan, int index, const char *backend,
  * Evidence and Non-claims), or NULL with err set when the reference cannot
  * be computed. src says where the tensors came from (NULL: inputs from the
  * seed, outputs from the contract's kernel). */
-json_t *tp_check_case(const json_t *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen);
+json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen);
 
 /* Checks one output tensor against its references. The claim audited is
  * |y - exact| <= claim_atol + claim_rtol * |exact|. */

@@ -1,38 +1,38 @@
 /* The runtime every generated harness links (libtolproof). A harness is
  * generated per contract by gen/; it embeds the contract's resolved plan
- * (JSON) and the kernel launch code, and leaves everything else here:
- * argument parsing, input generation, the source fingerprint check, the
- * checker and the result writers.
+ * (JSON) and the kernel launch, and leaves everything else to the runtime:
+ * main (harness/tp_device.h: tp_harness_main), argument parsing, the
+ * source fingerprint check, input generation, the launch shape and the
+ * device's limits, timing, the checker and the result writers.
  *
- * Typical use in a generated harness (host code, C++ compiled by nvcc or
- * hipcc; this header is C and wrapped in extern "C"):
+ * This header is the recording layer under tp_harness_main, which also
+ * lets a harness without a GPU drive the runtime (tests/tool_emulate.c
+ * does, through tp_harness_main with an emulated device):
  *
- *   tp_run *run = tp_run_open(argc, argv, &TP_HARNESS_INFO);
- *   if (!run) return 2;                       // bad arguments / fingerprint mismatch
+ *   tp_run *run;
+ *   int s = tp_run_open(argc, argv, &info, &run);
+ *   if (s != TP_RUN_READY) return s == TP_RUN_DONE ? 0 : 2;   // --help/--list, or bad arguments
  *   tp_run_set_device(run, name, arch, driver_version, runtime_version);
  *   for (int i = 0; i < tp_run_ncases(run); i++) {
  *       if (!tp_run_case_selected(run, i)) continue;
  *       tp_case *c = tp_run_case_begin(run, i);   // inputs generated, outputs allocated and poisoned
- *       if (!c) continue;                          // shape/requirement refusal already reported
- *       ... tp_case_tensor(c, "A")->data ... tp_case_dim(c, "M") ...
- *       ... copy in, warm-up launch, timed launches, copy back into the output tensors ...
+ *       if (!c) continue;                          // shape/requirement refusal already recorded
+ *       ... launch, copy the outputs into c's output tensors ...
  *       tp_run_case_end(run, i, median_ms, reps);  // checks, records verdicts
  *   }
  *   return tp_run_close(run);   // writes results; 0 all pass, 1 a violation, 2 an error
  */
 #ifndef TP_HARNESS_H
 #define TP_HARNESS_H
-#include "core/tp_op.h"
+#include "core/tp_plan.h"
+#include "core/tp_tensor.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct {
-    const char *contract;         /* contract name, e.g. "gemm_fwd" */
     const char *plan_json;        /* the resolved plan, embedded by gen/ */
-    const char *kernel_source;    /* path relative to the repository root */
-    const char *kernel_sha256;    /* SHA-256 of the kernel source at generation time */
     const char *backend;          /* "cuda" or "hip" */
     const char *compiler_version; /* first line of `nvcc --version` / `hipcc --version` at build time */
     const char *build_command;    /* the exact command line that built this harness */
@@ -40,15 +40,24 @@ typedef struct {
 
 typedef struct tp_run tp_run;
 
+/* What tp_run_open leaves the caller to do. */
+enum {
+    TP_RUN_READY = 0, /* *run is open: run the cases, then tp_run_close */
+    TP_RUN_DONE = 1,  /* --help or --list printed: exit 0 */
+    TP_RUN_ERROR = 2, /* reported on stderr: exit 2 */
+};
+
 /* Parses: --out DIR (default build/runs/<backend>/<contract>), --case NAME
  * (repeatable), --list, --reps N (timed launches, default 20), --root DIR
  * (repository root for the fingerprint check, default "."), --input
  * NAME=FILE.npy (repeatable: the case's input NAME is the file's contents),
  * --dump-inputs (also write every input as outputs/CASE/input_NAME.npy),
  * --help.
- * Refuses (NULL, message on stderr) when the kernel source on disk no
- * longer matches kernel_sha256. */
-tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info);
+ * Refuses (TP_RUN_ERROR, message on stderr) bad arguments, an embedded
+ * plan that does not read, and a kernel source on disk that no longer
+ * matches the plan's kernel.sha256. *run is set only for TP_RUN_READY. */
+int tp_run_open(int argc, char **argv, const tp_harness_info *info, tp_run **run);
+const tp_plan *tp_run_plan(const tp_run *run);
 void tp_run_set_device(tp_run *run, const char *name, const char *arch,
                        int driver_version, int runtime_version);
 int tp_run_ncases(const tp_run *run);
@@ -65,7 +74,11 @@ void tp_run_case_refuse(tp_run *run, int i, const char *why);
 /* Record a GPU error for this case (the case fails). */
 void tp_run_case_error(tp_run *run, int i, const char *what);
 void tp_run_case_end(tp_run *run, int i, double kernel_ms_median, int reps);
+/* Writes the results and frees the run: 0 all pass, 1 a violation, 2 an
+ * error or refusal. */
 int tp_run_close(tp_run *run);
+/* Frees the run without writing anything (no GPU to run on). */
+void tp_run_abandon(tp_run *run);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,13 @@
-/* The harness runtime: what every generated harness does around its
- * kernel launches (see tp_harness.h). */
+/* The recording layer of the harness runtime: arguments, the cases of the
+ * plan, their checks and the run directory (tp_harness.h). main and the
+ * launch loop on top of it are in tp_main.c. */
 #define _POSIX_C_SOURCE 200809L
-#include "harness/tp_check.h"
 #include "harness/tp_harness.h"
+
+#include "core/tp_case.h"
 #include "core/tp_npy.h"
-#include "core/tp_plan.h"
+#include "core/tp_sha256.h"
+#include "harness/tp_check.h"
 #include "harness/tp_report.h"
 
 #include <stdio.h>
@@ -13,7 +16,7 @@
 
 struct tp_run {
     const tp_harness_info *info;
-    json_t *plan;
+    tp_plan *plan;
     char out[2048];
     char root[2048];
     const char *selected[64];
@@ -32,7 +35,7 @@ struct tp_run {
     json_t *inputs_from; /* of the current case: {NAME: sha256 of FILE} */
 };
 
-static void usage(const tp_harness_info *info, FILE *f)
+static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
 {
     fprintf(f,
             "usage: harness_%s [--out DIR] [--case NAME]... [--reps N] [--root DIR]\n"
@@ -49,41 +52,51 @@ static void usage(const tp_harness_info *info, FILE *f)
             "generated input there.\n"
             "Exit status: 0 every case within its bound, 1 a violation, 2 an error or refusal,\n"
             "3 no GPU.\n",
-            info->contract, info->kernel_source, info->backend, info->contract, info->backend, info->contract);
+            plan->contract, plan->kernel.source, info->backend, plan->contract, info->backend, plan->contract);
 }
 
-tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
+static void free_run(tp_run *run)
 {
-    tp_run *run = calloc(1, sizeof *run);
-    run->info = info;
-    run->reps = 20;
-    snprintf(run->out, sizeof run->out, "build/runs/%s/%s", info->backend, info->contract);
-    snprintf(run->root, sizeof run->root, ".");
-    char err[512];
-    run->plan = tp_plan_parse(info->plan_json, err, sizeof err);
-    if (!run->plan) {
-        fprintf(stderr, "%s: embedded plan: %s\n", info->contract, err);
-        free(run);
-        return NULL;
-    }
+    json_decref(run->results);
+    json_decref(run->timing);
+    json_decref(run->inputs_from);
+    tp_case_free(run->current);
+    for (int k = 0; k < run->ninputs; k++)
+        free((char *)run->inputs[k].name);
+    tp_plan_free(run->plan);
+    free(run);
+}
+
+/* The arguments into run; TP_RUN_READY, or TP_RUN_DONE after --help or
+ * --list, or TP_RUN_ERROR after a message. */
+static int parse_args(tp_run *run, int argc, char **argv)
+{
+    const tp_harness_info *info = run->info;
+    const char *contract = run->plan->contract;
     int list = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(info, stdout);
-            exit(0);
+            usage(info, run->plan, stdout);
+            return TP_RUN_DONE;
         } else if (strcmp(a, "--list") == 0) {
             list = 1;
         } else if (strcmp(a, "--out") == 0 && more) {
-            snprintf(run->out, sizeof run->out, "%s", argv[++i]);
+            if (snprintf(run->out, sizeof run->out, "%s", argv[++i]) >= (int)sizeof run->out) {
+                fprintf(stderr, "--out %s: the path is longer than %zu bytes\n", argv[i], sizeof run->out - 1);
+                return TP_RUN_ERROR;
+            }
         } else if (strcmp(a, "--root") == 0 && more) {
-            snprintf(run->root, sizeof run->root, "%s", argv[++i]);
+            if (snprintf(run->root, sizeof run->root, "%s", argv[++i]) >= (int)sizeof run->root) {
+                fprintf(stderr, "--root %s: the path is longer than %zu bytes\n", argv[i], sizeof run->root - 1);
+                return TP_RUN_ERROR;
+            }
         } else if (strcmp(a, "--reps") == 0 && more) {
             run->reps = atoi(argv[++i]);
             if (run->reps < 1 || run->reps > 10000) {
                 fprintf(stderr, "--reps %s: expected an integer from 1 to 10000\n", argv[i]);
-                return NULL;
+                return TP_RUN_ERROR;
             }
         } else if (strcmp(a, "--dump-inputs") == 0) {
             run->dump_inputs = 1;
@@ -91,65 +104,116 @@ tp_run *tp_run_open(int argc, char **argv, const tp_harness_info *info)
             const char *spec = argv[++i], *eq = strchr(spec, '=');
             if (!eq || eq == spec || !eq[1] || eq - spec > 63) {
                 fprintf(stderr, "--input %s: expected NAME=FILE.npy (NAME an input tensor of contract %s)\n", spec,
-                        info->contract);
-                return NULL;
+                        contract);
+                return TP_RUN_ERROR;
             }
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
             for (int k = 0; k < run->ninputs; k++)
                 if (strcmp(run->inputs[k].name, name) == 0) {
                     fprintf(stderr, "--input %s: tensor %s is given twice\n", spec, name);
-                    return NULL;
+                    return TP_RUN_ERROR;
                 }
             if (run->ninputs == 8) {
                 fprintf(stderr, "--input %s: at most 8 --input options\n", spec);
-                return NULL;
+                return TP_RUN_ERROR;
             }
-            run->inputs[run->ninputs].name = strdup(name);
+            if (!(run->inputs[run->ninputs].name = strdup(name))) {
+                fprintf(stderr, "--input %s: out of memory\n", spec);
+                return TP_RUN_ERROR;
+            }
             run->inputs[run->ninputs++].path = eq + 1;
         } else if (strcmp(a, "--case") == 0 && more) {
             const char *name = argv[++i];
             if (tp_plan_case_index(run->plan, name) < 0) {
-                fprintf(stderr, "--case %s: contract %s has no such case (--list shows them)\n", name, info->contract);
-                return NULL;
+                fprintf(stderr, "--case %s: contract %s has no such case (--list shows them)\n", name, contract);
+                return TP_RUN_ERROR;
             }
             if (run->nselected < 64)
                 run->selected[run->nselected++] = name;
         } else {
             fprintf(stderr, "unknown or incomplete argument %s\n", a);
-            usage(info, stderr);
-            return NULL;
+            usage(info, run->plan, stderr);
+            return TP_RUN_ERROR;
         }
     }
     if (list) {
-        size_t i;
-        json_t *c;
-        json_array_foreach(json_object_get(run->plan, "cases"), i, c) printf(
-            "%s\t%s\n", json_string_value(json_object_get(c, "name")), json_string_value(json_object_get(c, "note")));
-        exit(0);
+        for (int i = 0; i < run->plan->ncases; i++)
+            printf("%s\t%s\n", run->plan->cases[i].name, run->plan->cases[i].note);
+        return TP_RUN_DONE;
     }
-    /* The binary must still match its source: a kernel edited after the
-     * build would otherwise be reported under the old fingerprint. */
+    return TP_RUN_READY;
+}
+
+/* The binary must still match its source: a kernel edited after the build
+ * would otherwise be reported under the old fingerprint. */
+static int check_fingerprint(const tp_run *run)
+{
+    const tp_plan *plan = run->plan;
     char path[4200], sha[65];
-    snprintf(path, sizeof path, "%s/%s", run->root, info->kernel_source);
+    snprintf(path, sizeof path, "%s/%s", run->root, plan->kernel.source);
     if (tp_sha256_file(path, sha) != 0) {
         fprintf(stderr, "%s: cannot read the kernel source %s to check its fingerprint (use --root)\n",
-                info->contract, path);
-        return NULL;
+                plan->contract, path);
+        return -1;
     }
-    if (strcmp(sha, info->kernel_sha256) != 0) {
+    if (strcmp(sha, plan->kernel.sha256) != 0) {
         fprintf(stderr, "%s: %s has changed since this harness was built (sha256 %s, built from %s): rebuild it\n",
-                info->contract, path, sha, info->kernel_sha256);
-        return NULL;
+                plan->contract, path, sha, plan->kernel.sha256);
+        return -1;
     }
-    if (tp_mkdirs(run->out) != 0) {
-        fprintf(stderr, "%s: cannot create %s\n", info->contract, run->out);
-        return NULL;
-    }
-    run->results = json_pack("{s:s,s:s,s:[]}", "contract", info->contract, "backend", info->backend, "cases");
-    run->timing = json_object();
-    return run;
+    return 0;
 }
+
+int tp_run_open(int argc, char **argv, const tp_harness_info *info, tp_run **out)
+{
+    *out = NULL;
+    tp_run *run = calloc(1, sizeof *run);
+    if (!run) {
+        fprintf(stderr, "harness: out of memory\n");
+        return TP_RUN_ERROR;
+    }
+    run->info = info;
+    run->reps = 20;
+    char err[512];
+    run->plan = tp_plan_parse(info->plan_json, err, sizeof err);
+    if (!run->plan) {
+        fprintf(stderr, "harness: embedded plan: %s\n", err);
+        free_run(run);
+        return TP_RUN_ERROR;
+    }
+    const char *contract = run->plan->contract;
+    snprintf(run->root, sizeof run->root, ".");
+    int status = TP_RUN_READY;
+    if (snprintf(run->out, sizeof run->out, "build/runs/%s/%s", info->backend, contract) >= (int)sizeof run->out) {
+        fprintf(stderr, "%s: the contract's name is too long for a run directory\n", contract);
+        status = TP_RUN_ERROR;
+    }
+    if (status == TP_RUN_READY)
+        status = parse_args(run, argc, argv);
+    if (status == TP_RUN_READY && check_fingerprint(run) != 0)
+        status = TP_RUN_ERROR;
+    if (status == TP_RUN_READY && tp_mkdirs(run->out) != 0) {
+        fprintf(stderr, "%s: cannot create %s\n", contract, run->out);
+        status = TP_RUN_ERROR;
+    }
+    if (status == TP_RUN_READY) {
+        run->results = json_pack("{s:s,s:s,s:[]}", "contract", contract, "backend", info->backend, "cases");
+        run->timing = json_object();
+        if (!run->results || !run->timing) {
+            fprintf(stderr, "%s: out of memory\n", contract);
+            status = TP_RUN_ERROR;
+        }
+    }
+    if (status != TP_RUN_READY) {
+        free_run(run);
+        return status;
+    }
+    *out = run;
+    return TP_RUN_READY;
+}
+
+const tp_plan *tp_run_plan(const tp_run *run) { return run->plan; }
 
 void tp_run_set_device(tp_run *run, const char *name, const char *arch, int driver_version, int runtime_version)
 {
@@ -158,13 +222,10 @@ void tp_run_set_device(tp_run *run, const char *name, const char *arch, int driv
                                   "runtime_version", runtime_version));
 }
 
-int tp_run_ncases(const tp_run *run) { return (int)json_array_size(json_object_get(run->plan, "cases")); }
+int tp_run_ncases(const tp_run *run) { return run->plan->ncases; }
 int tp_run_reps(const tp_run *run) { return run->reps; }
 
-static const char *case_name(const tp_run *run, int i)
-{
-    return json_string_value(json_object_get(json_array_get(json_object_get(run->plan, "cases"), (size_t)i), "name"));
-}
+static const char *case_name(const tp_run *run, int i) { return run->plan->cases[i].name; }
 
 int tp_run_case_selected(const tp_run *run, int i)
 {
@@ -181,7 +242,7 @@ static void record(tp_run *run, json_t *cr)
     char line[600];
     tp_case_line(line, sizeof line, cr);
     fprintf(stderr, "[%zu/%d] %s/%s: %s\n", json_array_size(json_object_get(run->results, "cases")) + 1,
-            tp_run_ncases(run), run->info->contract, json_string_value(json_object_get(cr, "case")), line);
+            tp_run_ncases(run), run->plan->contract, json_string_value(json_object_get(cr, "case")), line);
     json_array_append_new(json_object_get(run->results, "cases"), cr);
 }
 
@@ -252,22 +313,21 @@ void tp_run_case_error(tp_run *run, int i, const char *what) { record_other(run,
 void tp_run_case_end(tp_run *run, int i, double ms, int reps)
 {
     tp_case *c = run->current;
-    char err[1200], dir[4200], path[4400];
+    /* err holds a message naming two paths (copy_input) */
+    char err[2 * 4400 + 200], dir[4200], path[4400];
     snprintf(dir, sizeof dir, "%s/outputs/%s", run->out, c->name);
     tp_mkdirs(dir);
-    json_t *tensors = json_object_get(run->plan, "tensors");
+    const tp_plan *plan = run->plan;
     for (int t = 0; t < c->ntensors; t++) {
-        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
-        if (strcmp(role, "output") != 0)
+        if (plan->tensors[t].role != TP_ROLE_OUTPUT)
             continue;
         snprintf(path, sizeof path, "%s/%s.npy", dir, c->tensors[t].name);
         if (tp_npy_write(path, c->tensors[t].dtype, c->tensors[t].rank, c->tensors[t].shape, c->tensors[t].data) != 0)
-            fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
+            fprintf(stderr, "%s: cannot write %s\n", plan->contract, path);
     }
     int copied = 1;
     for (int t = 0; t < c->ntensors; t++) {
-        const char *role = json_string_value(json_object_get(json_array_get(tensors, (size_t)t), "role"));
-        if (strcmp(role, "output") == 0)
+        if (plan->tensors[t].role == TP_ROLE_OUTPUT)
             continue;
         const tp_tensor *tt = &c->tensors[t];
         snprintf(path, sizeof path, "%s/input_%s.npy", dir, tt->name);
@@ -278,7 +338,7 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
                     copy_input(run->inputs[k].path, path, json_string_value(sha), err, sizeof err) != 0)
                     copied = 0;
         } else if (run->dump_inputs && tp_npy_write(path, tt->dtype, tt->rank, tt->shape, tt->data) != 0)
-            fprintf(stderr, "%s: cannot write %s\n", run->info->contract, path);
+            fprintf(stderr, "%s: cannot write %s\n", plan->contract, path);
     }
     /* --input files are cited by their copies, which a replay reads */
     tp_case_source src = {0};
@@ -299,20 +359,31 @@ void tp_run_case_end(tp_run *run, int i, double ms, int reps)
     run->inputs_from = NULL;
 }
 
+/* plan.json of the run: the embedded plan as JSON with sorted keys, as
+ * every run directory records it (replay reads it back). */
+static int write_plan(const tp_run *run, const char *path)
+{
+    json_t *plan = json_loads(run->info->plan_json, 0, NULL);
+    int rc = plan ? tp_write_json(path, plan) : -1;
+    json_decref(plan);
+    return rc;
+}
+
 int tp_run_close(tp_run *run)
 {
     char path[4200];
     const tp_harness_info *in = run->info;
+    const tp_plan *plan = run->plan;
     json_t *device = json_object_get(run->results, "device");
     if (!device)
         tp_run_set_device(run, "none", "none", 0, 0);
     json_object_set_new(run->results, "kernel",
-                        json_pack("{s:s,s:s}", "source", in->kernel_source, "sha256", in->kernel_sha256));
+                        json_pack("{s:s,s:s}", "source", plan->kernel.source, "sha256", plan->kernel.sha256));
     json_object_set_new(run->results, "compiler_version", json_string(in->compiler_version));
     json_object_set_new(run->results, "build_command", json_string(in->build_command));
-    json_object_set(run->results, "contract_sha256", json_object_get(run->plan, "contract_sha256"));
+    json_object_set_new(run->results, "contract_sha256", json_string(plan->contract_sha256));
     snprintf(path, sizeof path, "%s/plan.json", run->out);
-    tp_write_json(path, run->plan);
+    write_plan(run, path);
     snprintf(path, sizeof path, "%s/results.json", run->out);
     int rc = tp_write_json(path, run->results);
     snprintf(path, sizeof path, "%s/timing.json", run->out);
@@ -334,15 +405,14 @@ int tp_run_close(tp_run *run)
     json_t *cr;
     json_array_foreach(json_object_get(run->results, "cases"), i, cr) failed |=
         strcmp(json_string_value(json_object_get(cr, "verdict")), "fail") == 0;
-    fprintf(stderr, "%s: results in %s\n", in->contract, run->out);
+    fprintf(stderr, "%s: results in %s\n", plan->contract, run->out);
     int status = rc || run->errors ? 2 : failed ? 1 : 0;
-    json_decref(run->results);
-    json_decref(run->timing);
-    json_decref(run->plan);
-    json_decref(run->inputs_from);
-    tp_case_free(run->current);
-    for (int k = 0; k < run->ninputs; k++)
-        free((char *)run->inputs[k].name);
-    free(run);
+    free_run(run);
     return status;
+}
+
+void tp_run_abandon(tp_run *run)
+{
+    if (run)
+        free_run(run);
 }

@@ -73,45 +73,36 @@ static const tp_source_file *find_file(const tp_source_file *f, int n, const cha
     return NULL;
 }
 
-static int is_output(const json_t *t)
-{
-    const char *role = json_string_value(json_object_get(t, "role"));
-    return role && strcmp(role, "output") == 0;
-}
-
 /* Where the tensors came from: the caller knows, src says. */
-static void say_sources(const json_t *plan, const tp_case *c, const tp_case_source *src, tp_statements *out)
+static void say_sources(const tp_plan *plan, const tp_case *c, const tp_case_source *src, tp_statements *out)
 {
     static const tp_case_source none;
     char buf[4000];
-    const json_t *kernel = json_object_get(plan, "kernel");
-    const char *kernel_source = json_string_value(json_object_get(kernel, "source"));
+    const char *kernel_source = plan->kernel.source;
     if (!src)
         src = &none;
-    size_t ninputs = 0, i;
-    json_t *t;
-    json_array_foreach(json_object_get(plan, "tensors"), i, t) ninputs += !is_output(t);
+    int ninputs = 0;
+    for (int i = 0; i < plan->ntensors; i++)
+        ninputs += plan->tensors[i].role != TP_ROLE_OUTPUT;
     if (src->ninputs == 0)
         tp_say(out, &inputs_regenerated, (unsigned long long)c->seed);
     else {
         file_list(buf, sizeof buf, src->inputs, src->ninputs);
         tp_say(out, &inputs_from_files, buf);
-        if ((size_t)src->ninputs < ninputs)
+        if (src->ninputs < ninputs)
             tp_say(out, &inputs_others_regenerated, (unsigned long long)c->seed);
     }
     if (!src->outputs_from_files) {
-        tp_say(out, &outputs_kernel, kernel_source, json_string_value(json_object_get(kernel, "sha256")));
+        tp_say(out, &outputs_kernel, kernel_source, plan->kernel.sha256);
         return;
     }
     file_list(buf, sizeof buf, src->outputs, src->noutputs);
     tp_say(out, &outputs_from_files, kernel_source, buf);
     /* the checker took each output's pre-launch content from somewhere */
-    json_array_foreach(json_object_get(plan, "tensors"), i, t)
-    {
-        if (!is_output(t))
+    for (int i = 0; i < plan->ntensors; i++) {
+        if (plan->tensors[i].role != TP_ROLE_OUTPUT)
             continue;
-        const char *name = json_string_value(json_object_get(t, "name"));
-        const char *init = json_string_value(json_object_get(t, "init"));
+        const char *name = plan->tensors[i].name, *init = plan->tensors[i].init;
         const tp_source_file *f = find_file(src->initial, src->ninitial, name);
         if (f)
             tp_say(out, &outputs_initial_from_file, name, f->path, f->sha256);
@@ -152,7 +143,7 @@ void tp_case_source_copies(tp_case_source *src, const tp_case *c, const json_t *
     }
 }
 
-void tp_case_statements(const json_t *plan, const tp_op *op, const tp_case *c, const tp_case_source *src,
+void tp_case_statements(const tp_plan *plan, const tp_op *op, const tp_case *c, const tp_case_source *src,
                         const json_t *outputs, double atol, double rtol, tp_statements *out)
 {
     long long n = 0;
@@ -167,7 +158,7 @@ void tp_case_statements(const json_t *plan, const tp_op *op, const tp_case *c, c
     tp_say(out, &nonclaim_model_conformance);
     tp_say(out, &nonclaim_model_assumed);
     if (op->say)
-        op->say(json_object_get(plan, "model"), c, out);
+        op->say(plan->model, c, out);
     tp_say(out, &claim_audit, atol, rtol);
     for (int i = 0; src && i < src->nskipped; i++)
         tp_say(out, &nonclaim_output_not_checked, src->skipped[i]);

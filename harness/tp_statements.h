@@ -7,6 +7,7 @@
 #ifndef TP_STATEMENTS_H
 #define TP_STATEMENTS_H
 #include "core/tp_op.h"
+#include "core/tp_plan.h"
 #include "core/tp_statement.h"
 
 #include <jansson.h>
@@ -48,7 +49,7 @@ void tp_case_source_copies(tp_case_source *src, const tp_case *c, const json_t *
 /* Says the Evidence and Non-claims of one checked case into out: the
  * runtime's, with the op's (op->say) in between. plan is the plan the case
  * was checked under, outputs the case result's "outputs" object. */
-void tp_case_statements(const json_t *plan, const tp_op *op, const tp_case *c, const tp_case_source *src,
+void tp_case_statements(const tp_plan *plan, const tp_op *op, const tp_case *c, const tp_case_source *src,
                         const json_t *outputs, double atol, double rtol, tp_statements *out);
 
 /* The list of one kind as results.json holds it: [{"id": ..., "text": ...}]. */

@@ -68,7 +68,7 @@ int tp_op_check_outputs(const tp_op *op, const tp_case *c, char *err, size_t err
     return 0;
 }
 
-int tp_op_reference(const tp_op *op, const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+int tp_op_reference(const tp_op *op, const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                     char *err, size_t errlen)
 {
     /* Some references save the caller's mode and return to it for their

@@ -15,6 +15,7 @@
  *    them is caught by the forward reference.
  * Build with -ffp-contract=off: the emulations must round where C says. */
 #include "oracles/embedding/proven/embedding.h"
+#include "tests/model_json.h"
 #include "tests/tap.h"
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -192,7 +193,7 @@ static int64_t outside(const tcase *t, const tp_ref *ref, int64_t numel)
 
 static tp_ref *bwd_ref(const tcase *t, const char *acc, int V, int D)
 {
-    json_t *model = json_pack("{s:s,s:s,s:s}", "accumulation", acc, "order", "any", "output_rounding", "nearest");
+    tp_value *model = model_of(json_pack("{s:s,s:s,s:s}", "accumulation", acc, "order", "any", "output_rounding", "nearest"));
     const tp_op *op = tp_op_find("embedding_bwd");
     tp_ref *ref = malloc((size_t)V * D * sizeof *ref);
     char err[300];
@@ -201,7 +202,7 @@ static tp_ref *bwd_ref(const tcase *t, const char *acc, int V, int D)
         free(ref);
         ref = NULL;
     }
-    json_decref(model);
+    tp_value_free(model);
     return ref;
 }
 
@@ -242,7 +243,7 @@ int main(void)
         /* the clamped-index mutant against the forward reference */
         for (int k = 0; k < n * D; k++)
             t.init[k] = tp_f16_from_double(7.0);
-        json_t *model = json_pack("{s:s,s:s}", "copy", "exact", "out_of_range", "unchanged");
+        tp_value *model = model_of(json_pack("{s:s,s:s}", "copy", "exact", "out_of_range", "unchanged"));
         const tp_op *op = tp_op_find("embedding_fwd");
         tp_ref *ref = malloc((size_t)n * D * sizeof *ref);
         char err[300];
@@ -263,7 +264,7 @@ int main(void)
             else
                 tap_ok(o > 0, "a clamping copy is caught by the forward reference (%lld elements)", (long long)o);
         }
-        json_decref(model);
+        tp_value_free(model);
         free(ref);
         free(g);
         tcase_free(&t);

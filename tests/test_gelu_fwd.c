@@ -11,6 +11,7 @@
  * Build with -ffp-contract=off: the emulation must round where C says. */
 #include "oracles/gelu/proven/gelu_fwd.h"
 #include "oracles/gelu/gelu_fwd_tables.h"
+#include "tests/model_json.h"
 #include "tests/tap.h"
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -170,7 +171,7 @@ static void check_model(const tp_interval *mo, const kernel *k, int ulp, int *ou
 
 /* ---------------------------------------------------------------- */
 
-static int run_op(const char *backend, const json_t *model, const uint16_t *x, int n, tp_ref *ref, char *err,
+static int run_op(const char *backend, const tp_value *model, const uint16_t *x, int n, tp_ref *ref, char *err,
                   size_t errlen)
 {
     const tp_op *op = tp_op_find("gelu_fwd");
@@ -261,10 +262,10 @@ int main(void)
     tap_ok(wrong == 0, "tp_gelu_fwd_ref gives every element its pattern's entries (%d wrong)", wrong);
 
     json_error_t je;
-    json_t *model = json_loads("{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", "
+    tp_value *model = model_of(json_loads("{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", "
                                "\"constants\": {\"c\": \"0.7978845608f\", \"a\": \"0.044715f\"}, "
                                "\"tanhf_ulp\": {\"cuda\": 2, \"source\": \"test\"}}",
-                               0, &je);
+                               0, &je));
     char err[300] = "";
     int n = 0, bad_op = 0;
     for (uint32_t h = 0; h < NALL; h++)
@@ -281,7 +282,7 @@ int main(void)
     rc = run_op("hip", model, x, n, ref, err, sizeof err);
     tap_ok(rc != 0 && strstr(err, "hip"), "op gelu_fwd refuses a backend with no documented tanhf bound (%s)", err);
 
-    json_decref(model);
+    tp_value_free(model);
     free(ex), free(mo), free(mo0), free(x), free(e2), free(m2), free(ref);
     return tap_exit();
 }

@@ -16,6 +16,7 @@
  * promises both. Build with -ffp-contract=off: the emulations must round
  * exactly where C says. */
 #include "oracles/gemm/proven/gemm.h"
+#include "tests/model_json.h"
 #include "tests/tap.h"
 #include "harness/tp_check.h"
 #include "core/tp_fp16.h"
@@ -224,9 +225,9 @@ int main(void)
     const tp_op *op = tp_op_find("gemm");
     char err[512];
     json_error_t jerr;
-    json_t *model = json_loads("{\"accumulation\":\"fp32\",\"order\":\"any\",\"fma\":\"any\"}", 0, &jerr);
+    tp_value *model = model_of(json_loads("{\"accumulation\":\"fp32\",\"order\":\"any\",\"fma\":\"any\"}", 0, &jerr));
     if (!tap_ok(op != NULL && op->check_model(model, err, sizeof err) == 0, "gemm op found, model accepted")) {
-        json_decref(model);
+        tp_value_free(model);
         return tap_done();
     }
 
@@ -341,6 +342,6 @@ int main(void)
            fp16_k16_caught, fp16_k16);
     free(a);
     free(b);
-    json_decref(model);
+    tp_value_free(model);
     return tap_done();
 }

@@ -16,6 +16,7 @@
  * Build with -ffp-contract=off: the emulations round where C says. */
 #include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "tests/model_json.h"
 #include "tests/tap.h"
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -146,7 +147,7 @@ static void tensor(tp_case *c, const char *name, tp_dtype dt, int rank, int64_t 
 }
 
 /* Elements of `got` outside the admitted interval of output `name`. */
-static int64_t outside(const tp_op *op, json_t *model, tp_case *c, const char *name, int64_t n, int f32,
+static int64_t outside(const tp_op *op, const tp_value *model, tp_case *c, const char *name, int64_t n, int f32,
                        const void *got, int *err_out)
 {
     tp_ref *ref = malloc((size_t)n * sizeof *ref);
@@ -225,10 +226,10 @@ static const fwd_input fwd_inputs[] = {
     {"long 2x8192", 2, 8192, "normal(0, 1)", "normal(1, 0.1)", "normal(0, 0.1)"},
 };
 
-static json_t *fwd_model(void)
+static tp_value *fwd_model(void)
 {
-    return json_pack("{s:s,s:s,s:s,s:s,s:{s:s},s:{s:i}}", "arithmetic", "fp32", "order", "any", "fma", "any",
-                     "output_rounding", "nearest", "constants", "eps", "1e-5f", "rsqrtf_ulp", "cuda", 2);
+    return model_of(json_pack("{s:s,s:s,s:s,s:s,s:{s:s},s:{s:i}}", "arithmetic", "fp32", "order", "any", "fma", "any",
+                     "output_rounding", "nearest", "constants", "eps", "1e-5f", "rsqrtf_ulp", "cuda", 2));
 }
 
 /* Runs the forward emulation with the given choices over one input set;
@@ -259,12 +260,12 @@ static int64_t fwd_run(const fwd_input *in, uint64_t seed, int order, int fma, i
     tensor(&c, "y", TP_F16, 2, R, C, y, 1);
     tensor(&c, "mean", TP_F32, 1, R, 0, mean, 1);
     tensor(&c, "rstd", TP_F32, 1, R, 0, rstd, 1);
-    json_t *model = fwd_model();
+    tp_value *model = fwd_model();
     int err = 0;
     int64_t bad = outside(op, model, &c, "y", (int64_t)R * C, 0, y, &err);
     bad += outside(op, model, &c, "mean", R, 1, mean, &err);
     bad += outside(op, model, &c, "rstd", R, 1, rstd, &err);
-    json_decref(model);
+    tp_value_free(model);
     free(x16), free(g16), free(b16), free(y), free(mean), free(rstd), free(xf), free(gf), free(bf);
     return err ? -1 : bad;
 }
@@ -422,7 +423,7 @@ static const bwd_input bwd_inputs[] = {
      "const(0.333251953125)", 1},
 };
 
-static json_t *bwd_model(int pilot)
+static tp_value *bwd_model(int pilot)
 {
     json_t *m = json_pack("{s:s,s:s,s:s,s:s,s:s}", "arithmetic", "fp32", "order", "any", "fma", "any",
                           "output_rounding", "nearest", "statistics", pilot ? "fp32_forward" : "inputs");
@@ -430,7 +431,7 @@ static json_t *bwd_model(int pilot)
         json_object_set_new(m, "forward_eps", json_string("1e-5f"));
         json_object_set_new(m, "forward_rsqrtf_ulp", json_pack("{s:i}", "cuda", 2));
     }
-    return m;
+    return model_of(m);
 }
 
 /* stats: 0 the kernel's fp16 inputs, 1 fp32 statistics from the forward
@@ -471,10 +472,10 @@ static int64_t bwd_run(const bwd_input *in, uint64_t seed, int order, int fma, i
     tensor(&c, "mean", TP_F16, 1, R, 0, m16, 0);
     tensor(&c, "rstd", TP_F16, 1, R, 0, s16, 0);
     tensor(&c, "dx", TP_F16, 2, R, C, dx, 1);
-    json_t *model = bwd_model(pilot);
+    tp_value *model = bwd_model(pilot);
     int err = 0;
     int64_t bad = outside(op, model, &c, "dx", (int64_t)R * C, 0, dx, &err);
-    json_decref(model);
+    tp_value_free(model);
     free(x16), free(dy16), free(g16), free(m16), free(s16), free(dx);
     return err ? -1 : bad;
 }
@@ -549,11 +550,11 @@ static int64_t params_run(int R, int C, const char *xf, const char *dyf, uint64_
     tensor(&cs, "rstd", TP_F16, 1, R, 0, s16, 0);
     tensor(&cs, "dgamma", TP_F32, 1, C, 0, dg, 1);
     tensor(&cs, "dbeta", TP_F32, 1, C, 0, db, 1);
-    json_t *model = json_pack("{s:s,s:s,s:s,s:s}", "arithmetic", "fp32", "order", "any", "fma", "any",
-                              "output_rounding", "none");
+    tp_value *model = model_of(json_pack("{s:s,s:s,s:s,s:s}", "arithmetic", "fp32", "order", "any", "fma", "any",
+                              "output_rounding", "none"));
     int err = 0;
     int64_t bad = outside(op, model, &cs, "dgamma", C, 1, dg, &err) + outside(op, model, &cs, "dbeta", C, 1, db, &err);
-    json_decref(model);
+    tp_value_free(model);
     free(x16), free(dy16), free(m16), free(s16), free(dg), free(db), free(xh), free(dyc);
     return err ? -1 : bad;
 }

@@ -15,6 +15,7 @@
  *     the admitted interval.
  * Build with -ffp-contract=off: the emulations must round where C says. */
 #include "oracles/softmax/proven/softmax.h"
+#include "tests/model_json.h"
 #include "tests/tap.h"
 #include "harness/tp_check.h"
 #include "core/tp_fp16.h"
@@ -220,11 +221,11 @@ static void test_softmax_fwd(void)
 {
     const tp_op *op = tp_op_find("softmax_fwd");
     char err[512];
-    json_t *model = json_loads("{\"arithmetic\":\"fp32\",\"order\":\"any\",\"intermediate\":\"binary16\","
+    tp_value *model = model_of(json_loads("{\"arithmetic\":\"fp32\",\"order\":\"any\",\"intermediate\":\"binary16\","
                                "\"output_rounding\":\"nearest\",\"expf_ulp\":{\"cuda\":2}}",
-                               0, NULL);
+                               0, NULL));
     if (!tap_ok(op && op->check_model(model, err, sizeof err) == 0, "softmax_fwd: op found, model accepted")) {
-        json_decref(model);
+        tp_value_free(model);
         return;
     }
     static const struct {
@@ -334,7 +335,7 @@ static void test_softmax_fwd(void)
         tap_ok(caught[mu] > 0, "softmax_fwd: wrong kernel '%s' is caught on %ld of %d distributions", fwd_mut_names[mu],
                caught[mu], nd);
     mpfr_clear(t);
-    json_decref(model);
+    tp_value_free(model);
 }
 
 /* ---- softmax + cross-entropy backward ----------------------------------- */
@@ -449,11 +450,11 @@ static void test_softmax_xent_bwd(void)
 {
     const tp_op *op = tp_op_find("softmax_xent_bwd");
     char err[512];
-    json_t *model = json_loads("{\"accumulation\":\"fp32\",\"order\":\"any\",\"fma\":\"any\","
+    tp_value *model = model_of(json_loads("{\"accumulation\":\"fp32\",\"order\":\"any\",\"fma\":\"any\","
                                "\"output_rounding\":\"nearest\"}",
-                               0, NULL);
+                               0, NULL));
     if (!tap_ok(op && op->check_model(model, err, sizeof err) == 0, "softmax_xent_bwd: op found, model accepted")) {
-        json_decref(model);
+        tp_value_free(model);
         return;
     }
     static const struct {
@@ -535,7 +536,7 @@ static void test_softmax_xent_bwd(void)
         tap_ok(caught[mu] > 0, "softmax_xent_bwd: wrong kernel '%s' is caught on %ld of %d distributions",
                bwd_mut_names[mu], caught[mu], nd);
     mpfr_clears(D, t, (mpfr_ptr)0);
-    json_decref(model);
+    tp_value_free(model);
 }
 
 int main(void)

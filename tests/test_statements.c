@@ -109,9 +109,16 @@ static void check_say(void)
 /* The runtime's statements for a one-input, one-output case, as JSON. */
 static json_t *said_for(const tp_case_source *src)
 {
-    json_t *plan = json_pack("{s:{s:s,s:s},s:[{s:s,s:s},{s:s,s:s,s:s}],s:{}}", "kernel", "source", "kernels/k.hip",
-                             "sha256", "0123456789abcdef0123", "tensors", "name", "x", "role", "input", "name", "y",
-                             "role", "output", "init", "const(7)", "model");
+    tp_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.kernel.source = "kernels/k.hip";
+    plan.kernel.sha256 = "0123456789abcdef0123";
+    plan.ntensors = 2;
+    plan.tensors[0].name = "x";
+    plan.tensors[0].role = TP_ROLE_INPUT;
+    plan.tensors[1].name = "y";
+    plan.tensors[1].role = TP_ROLE_OUTPUT;
+    plan.tensors[1].init = "const(7)";
     json_t *outs = json_pack("{s:{s:i}}", "y", "elements", 12);
     static const tp_op op = {"test_op", "y = x", NULL, NULL, NULL, NULL, 0, NULL, 0};
     tp_case c;
@@ -119,11 +126,11 @@ static json_t *said_for(const tp_case_source *src)
     c.name = "c1";
     c.seed = 5;
     tp_statements s = {0};
-    tp_case_statements(plan, &op, &c, src, outs, 0.01, 0, &s);
+    tp_case_statements(&plan, &op, &c, src, outs, 0.01, 0, &s);
     json_t *r = json_pack("{s:o,s:o}", "evidence", tp_statements_json(&s, TP_EVIDENCE), "non_claims",
                           tp_statements_json(&s, TP_NON_CLAIM));
     tp_statements_free(&s);
-    json_decref(plan), json_decref(outs);
+    json_decref(outs);
     return r;
 }
 

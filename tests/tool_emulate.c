@@ -1,11 +1,15 @@
-/* Runs a contract's cases through the harness runtime with the kernel
- * replaced by a CPU emulation of it, so the whole record/replay path can
- * be tested without a GPU. --mutant NAME plants a known error. */
+/* Runs a contract's cases through the harness runtime (tp_harness_main)
+ * on an emulated device: host memory, and the kernel replaced by a CPU
+ * emulation of it, so the whole run/record/replay path, launch checks
+ * included, can be tested without a GPU. --mutant NAME plants a known
+ * error. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
-#include "harness/tp_harness.h"
+#include "core/tp_op.h"
+#include "harness/tp_device.h"
 #include "oracles/layernorm/layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,6 +487,98 @@ static int list_ops(void)
     return rc;
 }
 
+/* ------------------------------------------------ the emulated device */
+
+static const tp_plan *emu_plan;
+static const char *emu_mutant = "none";
+
+/* The limits of an H100/H200, so the runtime's launch checks run too. */
+static int cpu_open(tp_device_props *p, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    snprintf(p->name, sizeof p->name, "cpu-emulation");
+    snprintf(p->arch, sizeof p->arch, "x86_64");
+    p->max_threads_per_block = 1024;
+    p->max_threads_dim[0] = p->max_threads_dim[1] = 1024;
+    p->max_threads_dim[2] = 64;
+    p->max_grid_size[0] = INT_MAX;
+    p->max_grid_size[1] = p->max_grid_size[2] = 65535;
+    p->shared_bytes_per_block = 49152;
+    return 0;
+}
+
+static int cpu_alloc(void **buffer, size_t bytes, char *err, size_t errlen)
+{
+    *buffer = malloc(bytes);
+    if (!*buffer)
+        snprintf(err, errlen, "malloc(%zu bytes): out of memory", bytes);
+    return *buffer ? 0 : -1;
+}
+
+static void cpu_release(void *buffer) { free(buffer); }
+
+static int cpu_copy(void *to, const void *from, size_t bytes, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    memcpy(to, from, bytes);
+    return 0;
+}
+
+static int cpu_synchronize(char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return 0;
+}
+
+/* Emulated launches take no device time: every timing is 0 ms. */
+static int timer_token;
+static int cpu_timer_create(void **timer, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    *timer = &timer_token;
+    return 0;
+}
+static void cpu_timer_release(void *timer) { (void)timer; }
+static int cpu_timer_start(void *timer, char *err, size_t errlen)
+{
+    (void)timer, (void)err, (void)errlen;
+    return 0;
+}
+static int cpu_timer_stop(void *timer, float *ms, char *err, size_t errlen)
+{
+    (void)timer, (void)err, (void)errlen;
+    *ms = 0.0f;
+    return 0;
+}
+
+/* The kernel on the "device" buffers: the case with its tensors' data
+ * swapped for them. */
+static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_shape *shape, char *err, size_t errlen)
+{
+    (void)shape;
+    tp_case view = *c;
+    for (int t = 0; t < view.ntensors; t++)
+        view.tensors[t].data = buffers[t];
+    const char *contract = emu_plan->contract, *op = emu_plan->op;
+    size_t e = 0;
+    while (e < NEMU && !(strcmp(emulations[e].op, op) == 0 &&
+                         (!emulations[e].contract || strcmp(emulations[e].contract, contract) == 0)))
+        e++;
+    if (e == NEMU) {
+        snprintf(err, errlen, "no CPU emulation for this op");
+        return -1;
+    }
+    emulations[e].run(&view, emu_mutant);
+    return 0;
+}
+
+static const tp_device cpu_device = {
+    cpu_open,         cpu_alloc,         cpu_release,     cpu_copy,       cpu_copy, cpu_synchronize,
+    cpu_timer_create, cpu_timer_release, cpu_timer_start, cpu_timer_stop, cpu_launch,
+};
+
+/* The emulated device is "cuda": the ops then use the CUDA ulp bounds the
+ * contracts document, as the recorded runs do. */
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--ops") == 0)
@@ -497,53 +593,28 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot open\n", argv[1]);
         return 2;
     }
-    static char plan[1 << 20];
-    size_t n = fread(plan, 1, sizeof plan - 1, f);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
-    plan[n] = 0;
-    json_t *p = json_loads(plan, 0, NULL);
-    if (!p) {
-        fprintf(stderr, "%s: not JSON\n", argv[1]);
+    text[n] = 0;
+    char err[600];
+    tp_plan *plan = tp_plan_parse(text, err, sizeof err);
+    if (!plan) {
+        fprintf(stderr, "%s: %s\n", argv[1], err);
         return 2;
     }
-    const char *op = json_string_value(json_object_get(p, "op"));
-    json_t *kernel = json_object_get(p, "kernel");
-    const char *mutant = "none";
-    char *hargv[64] = {argv[0], "--out", argv[2]};
-    int hargc = 3;
+    /* one timed launch by default: the emulations are slow, not timed */
+    char *hargv[64] = {argv[0], "--out", argv[2], "--reps", "1"};
+    int hargc = 5;
     for (int i = 3; i < argc && hargc < 62; i++) {
         if (strcmp(argv[i], "--mutant") == 0 && i + 1 < argc)
-            mutant = argv[++i];
+            emu_mutant = argv[++i];
         else
             hargv[hargc++] = argv[i];
     }
-    tp_harness_info info = {json_string_value(json_object_get(p, "contract")), plan,
-                            json_string_value(json_object_get(kernel, "source")),
-                            json_string_value(json_object_get(kernel, "sha256")), "cuda", "cpu emulation (gcc)",
-                            "tests/tool_emulate.c"};
-    tp_run *run = tp_run_open(hargc, hargv, &info);
-    if (!run)
-        return 2;
-    tp_run_set_device(run, "cpu-emulation", "x86_64", 0, 0);
-    for (int i = 0; i < tp_run_ncases(run); i++) {
-        if (!tp_run_case_selected(run, i))
-            continue;
-        tp_case *c = tp_run_case_begin(run, i);
-        if (!c)
-            continue;
-        const char *contract = json_string_value(json_object_get(p, "contract"));
-        size_t e = 0;
-        while (e < NEMU && !(strcmp(emulations[e].op, op) == 0 &&
-                             (!emulations[e].contract || strcmp(emulations[e].contract, contract) == 0)))
-            e++;
-        if (e == NEMU) {
-            tp_run_case_error(run, i, "no CPU emulation for this op");
-            continue;
-        }
-        emulations[e].run(c, mutant);
-        tp_run_case_end(run, i, 0.0, 1);
-    }
-    int rc = tp_run_close(run);
-    json_decref(p);
+    emu_plan = plan;
+    tp_harness_info info = {text, "cuda", "cpu emulation (gcc)", "tests/tool_emulate.c"};
+    int rc = tp_harness_main(hargc, hargv, &info, &cpu_device);
+    tp_plan_free(plan);
     return rc;
 }

@@ -9,6 +9,8 @@
  * plan refuses are skipped. With TP_MODES_RAW=1 in the environment it calls
  * op->reference directly, without tp_op_reference's guard (to show that
  * the test can fail). Used by tests/rounding_modes.t. */
+#include "core/tp_case.h"
+#include "core/tp_op.h"
 #include "core/tp_plan.h"
 
 #include <fenv.h>
@@ -17,7 +19,7 @@
 #include <string.h>
 
 static int raw;
-static int reference(const tp_op *op, const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+static int reference(const tp_op *op, const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                      char *err, size_t errlen)
 {
     return raw ? op->reference(model, c, output, ref, err, errlen)
@@ -36,21 +38,21 @@ int main(int argc, char **argv)
     raw = getenv("TP_MODES_RAW") && strcmp(getenv("TP_MODES_RAW"), "1") == 0;
     const int64_t max_elems = argc > 2 ? atoll(argv[2]) : 100000;
     char err[1200];
-    json_t *plan = tp_plan_load(argv[1], err, sizeof err);
+    tp_plan *plan = tp_plan_load(argv[1], err, sizeof err);
     if (!plan) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    const char *opname = json_string_value(json_object_get(plan, "op"));
-    const tp_op *op = opname ? tp_op_find(opname) : NULL;
-    const json_t *model = json_object_get(plan, "model");
-    const char *contract = json_string_value(json_object_get(plan, "contract"));
+    const tp_op *op = tp_op_find(plan->op);
+    const tp_value *model = plan->model;
+    const char *contract = plan->contract;
     if (!op || op->check_model(model, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", argv[1], op ? err : "unknown op");
+        tp_plan_free(plan);
         return 2;
     }
     int n = 0, failed = 0;
-    for (int i = 0; i < (int)json_array_size(json_object_get(plan, "cases")); i++) {
+    for (int i = 0; i < plan->ncases; i++) {
         tp_case *c = tp_case_build(plan, i, "cuda", err, sizeof err);
         if (!c)
             continue; /* refused by the plan: nothing to compute */
@@ -109,6 +111,6 @@ int main(int argc, char **argv)
         tp_case_free(c);
     }
     printf("1..%d\n", n);
-    json_decref(plan);
+    tp_plan_free(plan);
     return failed ? 1 : 0;
 }

@@ -3,10 +3,10 @@
 #include <fenv.h>
 #include <stdlib.h>
 
-int tp_model_choice(const json_t *model, const char *key, const char *const *allowed, const char **value,
+int tp_model_choice(const tp_value *model, const char *key, const char *const *allowed, const char **value,
                     char *err, size_t errlen)
 {
-    const char *v = json_string_value(json_object_get(model, key));
+    const char *v = tp_value_string(tp_value_get(model, key));
     for (int i = 0; v && allowed[i]; i++)
         if (strcmp(v, allowed[i]) == 0) {
             *value = v;

@@ -8,7 +8,7 @@
 
 /* A string-valued [model] key that must be one of `allowed` (a
  * NULL-terminated list). 0, or -1 with a message naming the key. */
-int tp_model_choice(const json_t *model, const char *key, const char *const *allowed, const char **value,
+int tp_model_choice(const tp_value *model, const char *key, const char *const *allowed, const char **value,
                     char *err, size_t errlen);
 
 /* An fp32 literal as a kernel spells it ("1e-5f", "0.044715f"): a number

@@ -58,7 +58,7 @@ static const tp_model_key model_keys[] = {
     {"output_rounding", m_outr, NULL}, /* with accumulation = "fp32" */
     {NULL, NULL, NULL}};
 
-static int embedding_bwd_check_model(const json_t *model, char *err, size_t errlen)
+static int embedding_bwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     const char *a, *v;
     if (tp_model_choice(model, "accumulation", m_acc, &a, err, errlen) ||
@@ -116,7 +116,7 @@ static void per_step(const tp_format *out, const double *t, int m, double S, tp_
     r->allow_hi = up ? INFINITY : tp_format_floor(out, hi_end);
 }
 
-static int embedding_bwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+static int embedding_bwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                                    char *err, size_t errlen)
 {
     const tp_tensor *idx = tp_case_tensor(c, "idx"), *G = tp_need_f16(c, "embedding_bwd", "gout", err, errlen);
@@ -132,7 +132,7 @@ static int embedding_bwd_reference(const json_t *model, const tp_case *c, const 
         snprintf(err, errlen, "embedding_bwd: gout must be n x D with n = len(idx), %s V x D with an init", output);
         return -1;
     }
-    const int per = strcmp(json_string_value(json_object_get(model, "accumulation")), "fp16_per_step") == 0;
+    const int per = strcmp(tp_value_string(tp_value_get(model, "accumulation")), "fp16_per_step") == 0;
     int64_t n = idx->shape[0], V = gW->shape[0], D = gW->shape[1];
     if (n > TP_EMBEDDING_MAX_TERMS || n * D > INT_MAX || V * D > INT_MAX) {
         snprintf(err, errlen, "embedding_bwd: n = %lld; the exact reference needs n <= %d and n*D, V*D < 2^31",
@@ -255,10 +255,10 @@ static const tp_statement *const embedding_bwd_statements[] = {
     &emb_bwd_exact, &emb_bwd_bound_per_step, &emb_bwd_bound_fp32, &emb_bwd_order_hidden, &emb_bwd_unproven, NULL};
 
 /* The bound is the one the reference picked by model.accumulation. */
-static void embedding_bwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void embedding_bwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     (void)c;
-    const int per = strcmp(json_string_value(json_object_get(model, "accumulation")), "fp16_per_step") == 0;
+    const int per = strcmp(tp_value_string(tp_value_get(model, "accumulation")), "fp16_per_step") == 0;
     tp_say(out, &emb_bwd_exact);
     tp_say(out, per ? &emb_bwd_bound_per_step : &emb_bwd_bound_fp32);
     tp_say(out, &emb_bwd_order_hidden);

@@ -25,7 +25,7 @@ static const tp_model_key model_keys[] = {
     {"out_of_range", m_oor, NULL},
     {NULL, NULL, NULL}};
 
-static int embedding_fwd_check_model(const json_t *model, char *err, size_t errlen)
+static int embedding_fwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     const char *v;
     if (tp_model_choice(model, "copy", m_copy, &v, err, errlen) ||
@@ -34,7 +34,7 @@ static int embedding_fwd_check_model(const json_t *model, char *err, size_t errl
     return 0;
 }
 
-static int embedding_fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref,
+static int embedding_fwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                                    char *err, size_t errlen)
 {
     (void)model;
@@ -90,7 +90,7 @@ static const tp_statement *const embedding_fwd_statements[] = {&emb_fwd_exact, &
                                                                &emb_fwd_writes_outside, NULL};
 
 /* One reference and one admitted set whatever the model: all of the above. */
-static void embedding_fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void embedding_fwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     (void)model, (void)c;
     tp_say_all(out, embedding_fwd_statements);

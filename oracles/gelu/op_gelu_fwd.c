@@ -31,18 +31,18 @@ static const tp_model_key model_keys[] = {
     {"tanhf_ulp", NULL, "a table of the device tanhf's documented ulp bound per backend (cuda, hip)"},
     {NULL, NULL, NULL}};
 
-static int read_model(const json_t *model, const char *backend, tp_gelu_fwd_model *m, char *err, size_t errlen)
+static int read_model(const tp_value *model, const char *backend, tp_gelu_fwd_model *m, char *err, size_t errlen)
 {
     const char *fv, *v;
     if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
         tp_model_choice(model, "fma", m_fma, &fv, err, errlen) ||
         tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
-    json_t *k = json_object_get(model, "constants");
+    const tp_value *k = tp_value_get(model, "constants");
     const char *names[] = {"c", "a"};
     float *dst[] = {&m->c, &m->a};
     for (int i = 0; i < 2; i++) {
-        const char *s = json_string_value(json_object_get(k, names[i]));
+        const char *s = tp_value_string(tp_value_get(k, names[i]));
         if (tp_parse_f32(s, dst[i]) != 0 || !isfinite(*dst[i])) {
             snprintf(err, errlen, "model.constants.%s must be a finite fp32 literal such as \"0.044715f\"", names[i]);
             return -1;
@@ -50,20 +50,20 @@ static int read_model(const json_t *model, const char *backend, tp_gelu_fwd_mode
     }
     m->fma_any = strcmp(fv, "any") == 0;
     m->tanh_ulp = 0;
-    json_t *ulp = json_object_get(json_object_get(model, "tanhf_ulp"), backend ? backend : "cuda");
-    if (backend && !json_is_integer(ulp)) {
+    const tp_value *ulp = tp_value_get(tp_value_get(model, "tanhf_ulp"), backend ? backend : "cuda");
+    if (backend && !tp_value_is_integer(ulp)) {
         snprintf(err, errlen, "model.tanhf_ulp has no documented bound for backend \"%s\"", backend);
         return -1;
     }
-    if (ulp && (!json_is_integer(ulp) || json_integer_value(ulp) < 0 || json_integer_value(ulp) > 1000)) {
+    if (ulp && (!tp_value_is_integer(ulp) || tp_value_integer(ulp) < 0 || tp_value_integer(ulp) > 1000)) {
         snprintf(err, errlen, "model.tanhf_ulp.%s must be an integer in 0 .. 1000", backend ? backend : "cuda");
         return -1;
     }
-    m->tanh_ulp = (int)json_integer_value(ulp);
+    m->tanh_ulp = (int)tp_value_integer(ulp);
     return 0;
 }
 
-static int gelu_fwd_check_model(const json_t *model, char *err, size_t errlen)
+static int gelu_fwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     tp_gelu_fwd_model m;
     return read_model(model, NULL, &m, err, errlen);
@@ -95,7 +95,7 @@ static int tables_for(const tp_gelu_fwd_model *m, char *err, size_t errlen)
     return 0;
 }
 
-static int gelu_fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int gelu_fwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                               size_t errlen)
 {
     tp_gelu_fwd_model m;
@@ -155,7 +155,7 @@ static const tp_statement *const gelu_fwd_statements[] = {&gelu_fwd_exact, &gelu
                                                           &gelu_fwd_wide_negative_x, NULL};
 
 /* The fp32 set was enumerated with the model's fma choice (m.fma_any). */
-static void gelu_fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void gelu_fwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     tp_gelu_fwd_model m;
     char err[200];

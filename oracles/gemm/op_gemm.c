@@ -55,7 +55,7 @@ static const tp_model_key model_keys[] = {
     {"transpose_b", NULL, "true or false (default false): B enters transposed"},
     {NULL, NULL, NULL}};
 
-static int gemm_check_model(const json_t *model, char *err, size_t errlen)
+static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
 {
     const char *v;
     if (tp_model_choice(model, "accumulation", m_acc, &v, err, errlen) ||
@@ -64,8 +64,8 @@ static int gemm_check_model(const json_t *model, char *err, size_t errlen)
         return -1;
     const char *flags[] = {"transpose_a", "transpose_b"};
     for (int i = 0; i < 2; i++) {
-        json_t *f = json_object_get(model, flags[i]);
-        if (f && !json_is_boolean(f)) {
+        const tp_value *f = tp_value_get(model, flags[i]);
+        if (f && !tp_value_is_bool(f)) {
             snprintf(err, errlen, "model.%s must be true or false", flags[i]);
             return -1;
         }
@@ -91,9 +91,9 @@ static float *widen(const tp_tensor *t, int transpose)
 #define TP_GEMM_FAITHFUL_C 0x1.02p-23
 #define TP_GEMM_FAITHFUL_ETA 0x1p-148
 
-static int faithful(const json_t *model)
+static int faithful(const tp_value *model)
 {
-    const char *acc = json_string_value(json_object_get(model, "accumulation"));
+    const char *acc = tp_value_string(tp_value_get(model, "accumulation"));
     return acc && strcmp(acc, "fp32_faithful") == 0;
 }
 
@@ -128,7 +128,7 @@ static void admitted(const tp_format *out, int64_t n, int K, int faith, const do
     free(e);
 }
 
-static int gemm_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int gemm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                           size_t errlen)
 {
     const tp_tensor *in[2] = {NULL, NULL}, *C = tp_need_f16(c, "gemm", output, err, errlen);
@@ -142,7 +142,7 @@ static int gemm_reference(const json_t *model, const tp_case *c, const char *out
         snprintf(err, errlen, "gemm needs two f16 input tensors");
         return -1;
     }
-    int ta = json_is_true(json_object_get(model, "transpose_a")), tb = json_is_true(json_object_get(model, "transpose_b"));
+    int ta = tp_value_is_true(tp_value_get(model, "transpose_a")), tb = tp_value_is_true(tp_value_get(model, "transpose_b"));
     const tp_tensor *A = in[0], *B = in[1];
     if (A->rank != 2 || B->rank != 2 || C->rank != 2) {
         snprintf(err, errlen, "gemm needs matrices");
@@ -219,7 +219,7 @@ static const tp_statement *const gemm_statements[] = {
     &gemm_faithful_unproven, &gemm_faithful_alignment, NULL};
 
 /* The bound is the one admitted() used: faithful(model) picks it there. */
-static void gemm_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void gemm_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     (void)c;
     int faith = faithful(model);

@@ -56,7 +56,7 @@ static const tp_model_key model_keys[] = {
     {"forward_rsqrtf_ulp", NULL, "with statistics = \"fp32_forward\": a table of the forward rsqrtf's documented ulp bound per backend"},
     {NULL, NULL, NULL}};
 
-static int read_model(const json_t *model, const char *backend, ln_bwd_model *m, char *err, size_t errlen)
+static int read_model(const tp_value *model, const char *backend, ln_bwd_model *m, char *err, size_t errlen)
 {
     const char *v, *st;
     if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
@@ -70,20 +70,20 @@ static int read_model(const json_t *model, const char *backend, ln_bwd_model *m,
     m->rsqrt_ulp = 0;
     if (!m->pilot)
         return 0;
-    if (tp_ln_parse_f32(json_string_value(json_object_get(model, "forward_eps")), &m->eps) || !(m->eps > 0.0f)) {
+    if (tp_ln_parse_f32(tp_value_string(tp_value_get(model, "forward_eps")), &m->eps) || !(m->eps > 0.0f)) {
         snprintf(err, errlen, "model.forward_eps must be the forward kernel's positive fp32 literal, e.g. \"1e-5f\"");
         return -1;
     }
-    json_t *ulp = json_object_get(json_object_get(model, "forward_rsqrtf_ulp"), backend ? backend : "cuda");
-    if (backend && (!json_is_integer(ulp) || json_integer_value(ulp) < 0)) {
+    const tp_value *ulp = tp_value_get(tp_value_get(model, "forward_rsqrtf_ulp"), backend ? backend : "cuda");
+    if (backend && (!tp_value_is_integer(ulp) || tp_value_integer(ulp) < 0)) {
         snprintf(err, errlen, "model.forward_rsqrtf_ulp has no documented bound for backend \"%s\"", backend);
         return -1;
     }
-    m->rsqrt_ulp = (int)json_integer_value(ulp);
+    m->rsqrt_ulp = (int)tp_value_integer(ulp);
     return 0;
 }
 
-static int bwd_check_model(const json_t *model, char *err, size_t errlen)
+static int bwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     ln_bwd_model m;
     return read_model(model, NULL, &m, err, errlen);
@@ -231,7 +231,7 @@ out:
     return rc;
 }
 
-static int bwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int bwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                          size_t errlen)
 {
     ln_bwd_model md;
@@ -321,7 +321,7 @@ static const tp_statement *const bwd_statements[] = {&bwd_exact,  &bwd_stats_inp
                                                      NULL};
 
 /* Which statistics the reference used is read_model's md.pilot. */
-static void bwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void bwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     ln_bwd_model md;
     char err[300];

@@ -31,7 +31,7 @@ static const tp_model_key model_keys[] = {
     {"output_rounding", m_outr, NULL},
     {NULL, NULL, NULL}};
 
-static int params_check_model(const json_t *model, char *err, size_t errlen)
+static int params_check_model(const tp_value *model, char *err, size_t errlen)
 {
     const char *v;
     if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
@@ -42,7 +42,7 @@ static int params_check_model(const json_t *model, char *err, size_t errlen)
     return 0;
 }
 
-static int params_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int params_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                             size_t errlen)
 {
     if (params_check_model(model, err, errlen) != 0)
@@ -161,7 +161,7 @@ static const tp_statement *const params_statements[] = {&params_exact, &params_b
                                                         &params_fp16_statistics, &params_host_rounding, NULL};
 
 /* One method and one bound (the model admits one choice of each key). */
-static void params_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void params_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     (void)model, (void)c;
     tp_say_all(out, params_statements);

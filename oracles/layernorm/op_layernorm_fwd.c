@@ -43,7 +43,7 @@ static const tp_model_key model_keys[] = {
     {"rsqrtf_ulp", NULL, "a table of the device rsqrtf's documented ulp bound per backend (cuda, hip)"},
     {NULL, NULL, NULL}};
 
-static int read_model(const json_t *model, const char *backend, ln_fwd_model *m, char *err, size_t errlen)
+static int read_model(const tp_value *model, const char *backend, ln_fwd_model *m, char *err, size_t errlen)
 {
     const char *v;
     if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
@@ -51,21 +51,21 @@ static int read_model(const json_t *model, const char *backend, ln_fwd_model *m,
         tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
         tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
-    if (tp_ln_parse_f32(json_string_value(json_object_get(json_object_get(model, "constants"), "eps")), &m->eps) ||
+    if (tp_ln_parse_f32(tp_value_string(tp_value_get(tp_value_get(model, "constants"), "eps")), &m->eps) ||
         !(m->eps > 0.0f)) {
         snprintf(err, errlen, "model.constants.eps must be a positive fp32 literal such as \"1e-5f\"");
         return -1;
     }
-    json_t *ulp = json_object_get(json_object_get(model, "rsqrtf_ulp"), backend ? backend : "cuda");
-    if (backend && (!json_is_integer(ulp) || json_integer_value(ulp) < 0)) {
+    const tp_value *ulp = tp_value_get(tp_value_get(model, "rsqrtf_ulp"), backend ? backend : "cuda");
+    if (backend && (!tp_value_is_integer(ulp) || tp_value_integer(ulp) < 0)) {
         snprintf(err, errlen, "model.rsqrtf_ulp has no documented bound for backend \"%s\"", backend);
         return -1;
     }
-    m->rsqrt_ulp = (int)json_integer_value(ulp);
+    m->rsqrt_ulp = (int)tp_value_integer(ulp);
     return 0;
 }
 
-static int fwd_check_model(const json_t *model, char *err, size_t errlen)
+static int fwd_check_model(const tp_value *model, char *err, size_t errlen)
 {
     ln_fwd_model m;
     return read_model(model, NULL, &m, err, errlen);
@@ -87,7 +87,7 @@ static void y_admitted(const tp_format *out, float x, float g, float b, tp_ln_fi
     *hi = out->round(max4(y1, y2, y3, y4));
 }
 
-static int fwd_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int fwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                          size_t errlen)
 {
     ln_fwd_model m;
@@ -204,7 +204,7 @@ static const tp_statement *const fwd_statements[] = {
     &fwd_hip_refused, NULL};
 
 /* One method and one bound (the model admits one choice of each key). */
-static void fwd_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void fwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     (void)model, (void)c;
     tp_say_all(out, fwd_statements);

@@ -58,7 +58,7 @@ static const tp_model_key model_keys[] = {
     {"expf_ulp", NULL, "a table of the device expf's documented ulp bound per backend (cuda, hip)"},
     {NULL, NULL, NULL}};
 
-static int read_model(const json_t *model, const char *backend, sm_model *m, char *err, size_t errlen)
+static int read_model(const tp_value *model, const char *backend, sm_model *m, char *err, size_t errlen)
 {
     const char *v, *im;
     if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
@@ -67,17 +67,17 @@ static int read_model(const json_t *model, const char *backend, sm_model *m, cha
         tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
     m->double_round = strcmp(im, "binary16") == 0;
-    json_t *tab = json_object_get(model, "expf_ulp");
-    if (!json_is_object(tab)) {
+    const tp_value *tab = tp_value_get(model, "expf_ulp");
+    if (!tp_value_is_table(tab)) {
         snprintf(err, errlen, "model.expf_ulp must be a table of documented ulp bounds per backend");
         return -1;
     }
-    json_t *ulp = json_object_get(tab, backend ? backend : "cuda");
-    if (backend && !json_is_integer(ulp)) {
+    const tp_value *ulp = tp_value_get(tab, backend ? backend : "cuda");
+    if (backend && !tp_value_is_integer(ulp)) {
         snprintf(err, errlen, "model.expf_ulp has no documented bound for backend \"%s\"", backend);
         return -1;
     }
-    m->expf_ulp = (int)json_integer_value(ulp);
+    m->expf_ulp = (int)tp_value_integer(ulp);
     if (m->expf_ulp < 0 || m->expf_ulp > 64) {
         snprintf(err, errlen, "model.expf_ulp must be between 0 and 64");
         return -1;
@@ -85,7 +85,7 @@ static int read_model(const json_t *model, const char *backend, sm_model *m, cha
     return 0;
 }
 
-static int sm_check_model(const json_t *model, char *err, size_t errlen)
+static int sm_check_model(const tp_value *model, char *err, size_t errlen)
 {
     sm_model m;
     return read_model(model, NULL, &m, err, errlen);
@@ -219,7 +219,7 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
     return 0;
 }
 
-static int sm_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int sm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                         size_t errlen)
 {
     sm_model m;
@@ -307,7 +307,7 @@ static const tp_statement *const sm_statements[] = {&sm_exact,   &sm_bound,     
                                                     &sm_row_sum, &sm_vendor_expf, NULL};
 
 /* The binary16 step is in the bound where read_model set double_round. */
-static void sm_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void sm_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     sm_model m;
     char err[200];

@@ -48,7 +48,7 @@ static const tp_model_key model_keys[] = {
     {"output_rounding", m_outr, NULL},
     {NULL, NULL, NULL}};
 
-static int xent_check_model(const json_t *model, char *err, size_t errlen)
+static int xent_check_model(const tp_value *model, char *err, size_t errlen)
 {
     const char *v;
     if (tp_model_choice(model, "accumulation", m_acc, &v, err, errlen) ||
@@ -116,7 +116,7 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
     return 0;
 }
 
-static int xent_reference(const json_t *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+static int xent_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                           size_t errlen)
 {
     if (xent_check_model(model, err, errlen) != 0)
@@ -191,7 +191,7 @@ static const tp_statement xent_order_hidden = {
 static const tp_statement *const xent_statements[] = {&xent_exact, &xent_bound, &xent_order_hidden, NULL};
 
 /* One method and one bound: g*s is exact in fp32 whatever the model's fma. */
-static void xent_say(const json_t *model, const tp_case *c, tp_statements *out)
+static void xent_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     (void)model, (void)c;
     tp_say_all(out, xent_statements);
