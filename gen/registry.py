@@ -3,7 +3,7 @@
 The generator keeps no list of ops, dtypes or limits and no parser of its
 own. It reads build/gen/registry.json, which build/tp_registry (built from
 oracles/registry_tool.c by ninja) writes from the op table, the dtype
-table and core/tp_op.h's array sizes; and it checks a contract's shape
+table and core/tp_tensor.h's array sizes; and it checks a contract's shape
 expressions, fills and names with the C grammar (core/tp_expr.c,
 core/tp_rng.c), by sending all of them to one `build/tp_registry check`
 process per contract.
