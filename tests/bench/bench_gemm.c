@@ -2,7 +2,7 @@
  * accumulation) against plain double accumulation of the same products,
  * single thread, same data, same run, same loop order (i, k, j).
  * The target is exact/plain >= 0.4 (each product is split into a high
- * and a low part, four double operations where plain accumulation has one).
+ * and a low part: five double additions where plain accumulation has one).
  *
  * Usage: bench_gemm [M N K]   (default 256 1024 1024)
  * Prints a line for people and a JSON line for tools. Build with the
