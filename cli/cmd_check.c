@@ -9,6 +9,7 @@
 
 #include "harness/tp_check.h"
 #include "core/tp_case.h"
+#include "harness/tp_diagnose.h"
 #include "core/tp_npy.h"
 #include "core/tp_plan_json.h"
 #include "core/tp_sha256.h"
@@ -47,6 +48,11 @@ static const char check_help[] =
     "        --backend B      whose documented device-function ulp bounds apply (default cuda)\n"
     "        --json FILE      the full result (verdicts, worst elements, claim audit,\n"
     "                         Evidence, Non-claims)\n"
+    "        A violation closer to the exact value than any value the model admits is said\n"
+    "        to be more accurate than the declared model admits (counted as more_accurate),\n"
+    "        with the --model KEY=VALUE of the op's that would admit it. Ops whose admitted\n"
+    "        set is one bit pattern (embedding_fwd, a copy) compare bit patterns: NaN\n"
+    "        payloads and the sign of zero count.\n"
     "        Exit status: 0 every element within its bound, 1 a violation, 2 bad input.\n";
 
 #define MAX_GIVEN 24
@@ -436,7 +442,29 @@ static void print_elem(const char *what, const char *name, const json_t *e)
         const char *s = json_string_value(src[k]);
         v[k] = s ? (strcmp(s, "nan") == 0 ? NAN : strcmp(s, "inf") == 0 ? INFINITY : -INFINITY) : json_number_value(src[k]);
     }
-    printf("] = %.9g: exact %.9g, admitted [%.9g, %.9g]\n", v[0], v[1], v[2], v[3]);
+    const char *got_bits = json_string_value(json_object_get(e, "got_bits"));
+    const char *admitted_bits = json_string_value(json_object_get(e, "admitted_bits"));
+    if (got_bits && admitted_bits) /* a bit-exact op: the values alone would not show the difference */
+        printf("] = %.9g (bits %s): exact %.9g, admitted the bit pattern %s only", v[0], got_bits, v[1], admitted_bits);
+    else
+        printf("] = %.9g: exact %.9g, admitted [%.9g, %.9g]", v[0], v[1], v[2], v[3]);
+    printf("%s\n", json_is_true(json_object_get(e, "more_accurate")) ? " (more accurate than the declared model admits)"
+                                                                    : "");
+}
+
+/* The diagnosis of an output whose violations include more-accurate ones:
+ * which alternative of the op's model would admit them. */
+static void print_more_accurate(const json_t *o)
+{
+    long long n = (long long)json_integer_value(json_object_get(o, "more_accurate"));
+    if (n <= 0)
+        return;
+    char which[600];
+    tp_admitted_by_text(which, sizeof which, json_object_get(o, "admitted_by"), n);
+    printf("  diagnosis: %lld of the violations %s more accurate than the declared model admits (closer to the exact "
+           "value than any value it admits); the verdict is for the declared model%s%s\n",
+           n, n == 1 ? "is" : "are", which[0] ? which : "; no other value of the op's model keys admits ",
+           which[0] ? "" : n == 1 ? "it" : "them");
 }
 
 static double stat_of(const json_t *o, const char *k)
@@ -474,6 +502,7 @@ static void print_summary(const json_t *res, const tp_plan *plan, const tp_plan 
                (long long)json_integer_value(json_object_get(v, "elements")), stat_of(v, "max_err_over_bound"),
                stat_of(v, "max_abs_err"), stat_of(v, "max_ulp_err"), stat_of(claim, "atol"),
                json_string_value(json_object_get(claim, "verdict")));
+        print_more_accurate(v);
         size_t i;
         json_t *e;
         json_array_foreach(json_object_get(v, "first_violations"), i, e) print_elem("violation", k, e);

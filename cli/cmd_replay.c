@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] [--rewrite-statements] RUN_DIR...\n"
+#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] [--rewrite-statements | --rewrite-only KEY,...] RUN_DIR...\n"
 
 const char tp_replay_usage[] = "       " SYNOPSIS;
 
@@ -26,6 +26,10 @@ void tp_replay_help(FILE *f)
                "               re-generate the Evidence and Non-claims of results.json where every\n"
                "               other field re-derives identically (the documented migrations of\n"
                "               recorded/MIGRATIONS.md); the run is left untouched otherwise\n"
+               "  --rewrite-only KEY,...\n"
+               "               the same for the fields with these names (at any depth): a case whose\n"
+               "               recomputation differs only there is replaced by it (for the migrations\n"
+               "               of recorded/MIGRATIONS.md, whose scripts check what changed)\n"
                "Exit status: 0 every case re-derives identically, 1 a disagreement, 2 a run\n"
                "directory cannot be read.\n");
 }
@@ -41,6 +45,22 @@ int tp_replay_main(int argc, char **argv)
             continue;
         }
         if (strcmp(argv[i], "--rewrite-statements") == 0) {
+            opts = &rewrite;
+            continue;
+        }
+        if (strcmp(argv[i], "--rewrite-only") == 0 && i + 1 < argc) {
+            /* KEY,KEY,...: split in place into the NULL-terminated list */
+            static const char *keys[32];
+            int n = 0;
+            for (char *k = strtok(argv[++i], ","); k && n < 31; k = strtok(NULL, ","))
+                keys[n++] = k;
+            keys[n] = NULL;
+            if (n == 0) {
+                tp_replay_help(stderr);
+                return 2;
+            }
+            rewrite.rewrite_statements = 0;
+            rewrite.rewrite_keys = keys;
             opts = &rewrite;
             continue;
         }

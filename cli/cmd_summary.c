@@ -19,7 +19,8 @@ void tp_summary_help(FILE *f)
                "Prints a Markdown table, one row per run directory (its results.json): cases, verdicts\n"
                "(refused counts every case without a pass/fail verdict), the largest err/bound of\n"
                "passing cases, the claim audit (each case with outputs counted once: implied, too\n"
-               "strict, too loose, or both), whether the contract was met and the first violation.\n"
+               "strict, too loose, or both), whether the contract was met (with the violating elements\n"
+               "more accurate than the model admits, where there are some) and the first violation.\n"
                "Exit status: 0 every results.json read, 2 one could not be read (its row is left out).\n");
 }
 
@@ -28,13 +29,14 @@ static void row(const json_t *res)
     tp_tally t;
     tp_tally_results(res, &t);
     json_t *dev = json_object_get(res, "device");
-    char ratio[32] = "-";
+    char ratio[32] = "-", contract[160];
     if (t.pass)
         snprintf(ratio, sizeof ratio, "%.3g", t.max_ratio_passing);
+    tp_tally_contract_text(contract, sizeof contract, &t);
     printf("| %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | %s |\n",
            json_string_value(json_object_get(res, "contract")), json_string_value(json_object_get(dev, "name")),
            t.cases, t.pass, t.fail, tp_tally_unjudged(&t), ratio, t.implied, t.strict, t.loose, t.both,
-           t.fail ? "**violated**" : "met", t.first_violation[0] ? t.first_violation : "-");
+           contract, t.first_violation[0] ? t.first_violation : "-");
 }
 
 int tp_summary_main(int argc, char **argv)

@@ -106,14 +106,16 @@ typedef struct {
     int64_t elements;
 } case_stats;
 
-/* Judges one output tensor of a rebuilt case. */
-static void judge_tensor(const tp_tensor *t, const tp_ref *ref, int softmax_rows, case_stats *s)
+/* Judges one output tensor of a rebuilt case; bits: the admitted pattern
+ * of each element for a bit-exact op (compared as tp_check does), or NULL. */
+static void judge_tensor(const tp_tensor *t, const tp_ref *ref, const uint32_t *bits, int softmax_rows,
+                         case_stats *s)
 {
     for (int64_t i = 0; i < t->numel; i++) {
         const tp_ref *r = &ref[i];
         double y = tp_output_value(t, i);
-        int ok = !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
-        double ratio = tp_side_ratio(y, r);
+        int ok = tp_element_admitted(t, i, r, bits);
+        double ratio = bits ? (ok ? 0 : INFINITY) : tp_side_ratio(y, r);
         if (!ok && ratio <= 1)
             ratio = nextafter(1.0, 2.0); /* as tp_check: the enclosure is coarser than the verdict */
         s->failed[CK_TOLPROOF] += !ok;
@@ -250,15 +252,22 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
                 bad = 1;
                 break;
             }
-            tp_ref *ref = malloc((size_t)(tt->numel ? tt->numel : 1) * sizeof *ref);
-            if (!ref || tp_op_reference(op, model, c, tt->name, ref, err, sizeof err) != 0) {
+            size_t n = (size_t)(tt->numel ? tt->numel : 1);
+            tp_ref *ref = malloc(n * sizeof *ref);
+            uint32_t *bits = op->reference_bits ? malloc(n * sizeof *bits) : NULL;
+            if (!ref || (op->reference_bits && !bits) || tp_op_reference(op, model, c, tt->name, ref, err, sizeof err) != 0 ||
+                (bits && op->reference_bits(model, c, tt->name, bits, err, sizeof err) != 0)) {
+                if (!ref || (op->reference_bits && !bits))
+                    snprintf(err, sizeof err, "output %s: out of memory for its reference", tt->name);
                 bad = 1;
                 free(ref);
+                free(bits);
                 break;
             }
             /* the row-sum check is on the probabilities y only */
-            judge_tensor(tt, ref, softmax && tt->dtype == TP_F16, &s);
+            judge_tensor(tt, ref, bits, softmax && tt->dtype == TP_F16, &s);
             free(ref);
+            free(bits);
         }
         tp_case_free(c);
         if (bad) {

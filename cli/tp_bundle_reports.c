@@ -81,9 +81,11 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
         ratio_text(ratio, sizeof ratio, &t);
         fprintf(f, "| %s | %s | ", str(r, "run"), str(res, "contract"));
         md_cell(f, str(dev, "name"));
+        char contract[160];
+        tp_tally_contract_text(contract, sizeof contract, &t);
         fprintf(f, " | %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | ", str(dev, "arch"),
                 str(res, "backend"), t.cases, t.pass, t.fail, tp_tally_unjudged(&t), ratio, t.implied, t.strict,
-                t.loose, t.both, t.fail ? "**violated**" : "met");
+                t.loose, t.both, contract);
         md_cell(f, t.first_violation[0] ? t.first_violation : "-");
         fprintf(f, " |\n");
     }
@@ -137,16 +139,20 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
                 fprintf(f, " | - | - | - | - | - | - | - |\n");
                 continue;
             }
-            int64_t viol = 0, n = 0;
+            int64_t viol = 0, n = 0, more = 0;
             const char *on;
             json_t *o;
             json_object_foreach(json_object_get(cr, "outputs"), on, o)
             {
                 viol += json_integer_value(json_object_get(o, "violations"));
                 n += json_integer_value(json_object_get(o, "elements"));
+                more += json_integer_value(json_object_get(o, "more_accurate"));
             }
-            fprintf(f, " | %s%s%s | %lld | %lld | %.3g | %.3g | %.3g | %s | ", strcmp(verdict, "fail") == 0 ? "**" : "",
-                    verdict, strcmp(verdict, "fail") == 0 ? "**" : "", (long long)viol, (long long)n,
+            char more_cell[64] = "";
+            if (more)
+                snprintf(more_cell, sizeof more_cell, " (%lld more accurate)", (long long)more);
+            fprintf(f, " | %s%s%s | %lld%s | %lld | %.3g | %.3g | %.3g | %s | ", strcmp(verdict, "fail") == 0 ? "**" : "",
+                    verdict, strcmp(verdict, "fail") == 0 ? "**" : "", (long long)viol, more_cell, (long long)n,
                     case_stat(cr, "max_abs_err"), case_stat(cr, "max_ulp_err"), case_stat(cr, "max_err_over_bound"),
                     tp_claim_word(tp_case_claim(cr)));
             first = 1;
@@ -185,7 +191,10 @@ static void summary_tex(FILE *f, const json_t *runs)
         tex(f, str(dev, "name"));
         fprintf(f, " & ");
         tex(f, str(dev, "arch"));
-        fprintf(f, " & %d & %d & %d & %d & %s & %d / %d / %d / %d \\\\\n", t.cases, t.pass, t.fail,
+        char more[64] = "";
+        if (t.more_accurate)
+            snprintf(more, sizeof more, " (%lld more accurate)", t.more_accurate);
+        fprintf(f, " & %d & %d & %d%s & %d & %s & %d / %d / %d / %d \\\\\n", t.cases, t.pass, t.fail, more,
                 tp_tally_unjudged(&t), ratio, t.implied, t.strict, t.loose, t.both);
     }
     fprintf(f, "\\bottomrule\n\\end{tabular}\n");

@@ -48,10 +48,18 @@ static void violation_text(char *out, size_t len, const char *case_name, const c
     json_t *d;
     json_array_foreach(json_object_get(fv, "index"), k, d) n += (size_t)snprintf(
         idx + n, n < sizeof idx ? sizeof idx - n : 0, "%s%lld", k ? "," : "", (long long)json_integer_value(d));
-    snprintf(out, len, "%s/%s[%s]: got %.6g, exact %.6g, admitted [%.6g, %.6g]", case_name, output, idx,
-             tp_json_to_num(json_object_get(fv, "got")), tp_json_to_num(json_object_get(fv, "exact")),
-             tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 0)),
-             tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 1)));
+    const char *got_bits = str(fv, "got_bits"), *admitted_bits = str(fv, "admitted_bits");
+    if (got_bits[0] && admitted_bits[0]) /* a bit-exact op, where the values do not show the difference */
+        n = (size_t)snprintf(out, len, "%s/%s[%s]: got %.6g (bits %s), exact %.6g, admitted bits %s", case_name, output,
+                             idx, tp_json_to_num(json_object_get(fv, "got")), got_bits,
+                             tp_json_to_num(json_object_get(fv, "exact")), admitted_bits);
+    else
+        n = (size_t)snprintf(out, len, "%s/%s[%s]: got %.6g, exact %.6g, admitted [%.6g, %.6g]", case_name, output, idx,
+                             tp_json_to_num(json_object_get(fv, "got")), tp_json_to_num(json_object_get(fv, "exact")),
+                             tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 0)),
+                             tp_json_to_num(json_array_get(json_object_get(fv, "allowed"), 1)));
+    if (json_is_true(json_object_get(fv, "more_accurate")) && n < len)
+        snprintf(out + n, len - n, " (more accurate than the model admits)");
 }
 
 void tp_tally_results(const json_t *results, tp_tally *t)
@@ -78,16 +86,32 @@ void tp_tally_results(const json_t *results, tp_tally *t)
         }
         const char *name;
         json_t *o;
+        int counted_more = 0;
         json_object_foreach(json_object_get(cr, "outputs"), name, o)
         {
             double r = tp_json_to_num(json_object_get(o, "max_err_over_bound"));
             if (pass && r > t->max_ratio_passing)
                 t->max_ratio_passing = r;
+            json_int_t more = json_integer_value(json_object_get(o, "more_accurate"));
+            if (more > 0) {
+                t->more_accurate += more;
+                counted_more = 1;
+            }
             json_t *fv = json_array_get(json_object_get(o, "first_violations"), 0);
             if (fv && !t->first_violation[0])
                 violation_text(t->first_violation, sizeof t->first_violation, str(cr, "case"), name, fv);
         }
+        t->more_accurate_cases += counted_more;
     }
+}
+
+void tp_tally_contract_text(char *buf, size_t len, const tp_tally *t)
+{
+    snprintf(buf, len, "%s", t->fail ? "**violated**" : "met");
+    if (t->more_accurate)
+        snprintf(buf + strlen(buf), len - strlen(buf), " (%lld element%s in %d case%s more accurate than the model admits)",
+                 t->more_accurate, t->more_accurate == 1 ? "" : "s", t->more_accurate_cases,
+                 t->more_accurate_cases == 1 ? "" : "s");
 }
 
 int tp_tally_unjudged(const tp_tally *t) { return t->refused + t->error + t->other; }

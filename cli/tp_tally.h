@@ -28,6 +28,11 @@ typedef struct {
      * recorded violation (cases in order, outputs in file order); "" when
      * none */
     char first_violation[256];
+    /* violations more accurate than the declared model admits
+     * (results.json "more_accurate"), elements over all cases, and the
+     * cases that have some */
+    long long more_accurate;
+    int more_accurate_cases;
 } tp_tally;
 
 /* Tallies the "cases" of a results.json object. Missing or mistyped fields
@@ -37,6 +42,11 @@ void tp_tally_results(const json_t *results, tp_tally *t);
 /* Cases without a pass or fail verdict: what the tables call "refused"
  * (refused before launch, or an error). */
 int tp_tally_unjudged(const tp_tally *t);
+
+/* "**violated**" or "met", and where some violations are more accurate
+ * than the model admits, " (N elements in C cases more accurate than the
+ * model admits)" after it: the contract cell of the summaries. */
+void tp_tally_contract_text(char *buf, size_t len, const tp_tally *t);
 
 /* The claim category of one case of results.json. */
 tp_claim_class tp_case_claim(const json_t *case_result);

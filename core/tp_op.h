@@ -59,6 +59,16 @@ typedef struct tp_op {
     /* The formats its outputs may have (TP_DTYPE_BIT(TP_F16) | ...): a plan
      * with an output in any other format is refused (tp_op_check_outputs). */
     unsigned outputs;
+    /* For ops whose admitted set of every element is one bit pattern (a
+     * copy: embedding_fwd), the pattern of each element of `output`, in
+     * the low bits of bits[0 .. numel-1] (uint16 patterns for binary16 and
+     * bfloat16, uint32 for binary32); 0 or -1 with a message. The checker
+     * then compares patterns, not values: a NaN is admitted only with the
+     * same payload and sign, a zero only with the same sign. NULL for ops
+     * that compute their outputs (their admitted sets are intervals of
+     * values, reference() above). */
+    int (*reference_bits)(const tp_value *model, const tp_case *c, const char *output, uint32_t *bits, char *err,
+                          size_t errlen);
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);

@@ -93,6 +93,12 @@ def softmax_fwd(x16):
     return (y1.astype(f32) * inv).astype(f16)
 
 
+def softmax_correctly_rounded(x16):
+    x = x16.astype(np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).astype(f16)
+
+
 def softmax_xent_bwd(s16, g16):
     s, g = s16.astype(f32), g16.astype(f32)
     dot = (g * s).sum(axis=1, dtype=f32, keepdims=True)  # products exact in fp32
@@ -152,7 +158,12 @@ def contracts():
                        ["--input", "x=x.npy", "--input", "g=g.npy", "--output", "gi=gi.npy"], 0, "gi")
 
     xs = normal((8, 100), 3.0)
-    out["softmax_fwd"] = ({"x": xs, "y": softmax_fwd(xs)}, ["--input", "x=x.npy", "--output", "y=y.npy"], 0, "y")
+    # wide logits, and their softmax computed in float64 and rounded once to
+    # fp16: more accurate than the contract's double rounding (e stored as
+    # fp16, then scaled) admits on the tiniest probabilities
+    xw = normal((8, 256), 8.0)
+    out["softmax_fwd"] = ({"x": xs, "y": softmax_fwd(xs), "x_wide": xw, "y_wide_cr": softmax_correctly_rounded(xw)},
+                          ["--input", "x=x.npy", "--output", "y=y.npy"], 0, "y")
 
     p = softmax_fwd(normal((8, 100), 2.0))
     gg = normal((8, 100))
@@ -168,9 +179,20 @@ def contracts():
     out_oor[2] = f16(7)  # the row the kernel leaves alone keeps the contract's init const(7)
     out_oor0 = out_oor.copy()
     out_oor0[2] = f16(0)
+    # W with a NaN (payload 0x101) and a -0, in the rows out[0] and out[1] copy: a copy compares bit patterns
+    W_bits = W.copy().view(np.uint16)
+    W_bits[idx[0], 1] = 0x7f01
+    W_bits[idx[1], 2] = 0x8000
+    W_special = W_bits.view(f16)
+    out_special = W_special[idx]  # fancy indexing copies the patterns
+    out_payload = out_special.copy()
+    out_payload.view(np.uint16)[0, 1] = 0x7e00  # the NaN's payload changed
+    out_plus0 = out_special.copy()
+    out_plus0.view(np.uint16)[1, 2] = 0x0000  # -0 written as +0
     out["embedding_fwd"] = ({"idx": idx, "idx_i4": idx.astype(np.int32), "idx_big": np.where(
         np.arange(n) == 4, np.int64(1) << 33, idx), "idx_oor": idx_oor, "W": W, "out": W[idx],
-        "out_oor": out_oor, "out_oor0": out_oor0, "zeros": np.zeros((n, D), dtype=f16)},
+        "out_oor": out_oor, "out_oor0": out_oor0, "zeros": np.zeros((n, D), dtype=f16),
+        "W_special": W_special, "out_special": out_special, "out_payload": out_payload, "out_plus0": out_plus0},
         ["--input", "idx=idx.npy", "--input", "W=W.npy", "--output", "out=out.npy"], 0, "out")
 
     Vb, Db, nb = 20, 8, 60

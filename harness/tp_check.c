@@ -4,6 +4,7 @@
 #include "core/tp_format.h"
 #include "core/tp_fp16.h"
 #include "core/tp_sha256.h"
+#include "harness/tp_diagnose.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,12 @@ json_t *tp_json_num(double v)
 typedef struct {
     int64_t index;
     double got, ratio, err;
+    /* more_accurate: a violation closer to the exact value than anything the
+     * model admits (tp_more_accurate). bits_shown: a violation of a
+     * bit-exact op that the values cannot show (a signed zero, a NaN), whose
+     * patterns got_bits and want_bits the element's JSON then carries. */
+    int more_accurate, bits_shown;
+    uint32_t got_bits, want_bits;
 } elem;
 
 static json_t *index_json(const tp_tensor *t, int64_t flat)
@@ -50,6 +57,18 @@ static json_t *elem_json(const tp_tensor *t, const tp_ref *ref, const elem *e)
 {
     const tp_ref *r = &ref[e->index];
     json_t *o = json_object();
+    /* Only where they apply, so that results without such elements keep
+     * the fields they always had (recorded runs replay byte for byte). */
+    if (e->more_accurate)
+        json_object_set_new(o, "more_accurate", json_true());
+    if (e->bits_shown) {
+        int digits = (int)tp_format_of(t->dtype)->size * 2;
+        char got[16], want[16];
+        snprintf(got, sizeof got, "0x%0*x", digits, (unsigned)e->got_bits);
+        snprintf(want, sizeof want, "0x%0*x", digits, (unsigned)e->want_bits);
+        json_object_set_new(o, "got_bits", json_string(got));
+        json_object_set_new(o, "admitted_bits", json_string(want));
+    }
     json_object_set_new(o, "index", index_json(t, e->index));
     json_object_set_new(o, "got", tp_json_num(e->got));
     json_object_set_new(o, "exact", tp_json_num(r->exact));
@@ -107,23 +126,79 @@ double tp_side_ratio(double y, const tp_ref *r)
  * binary32: tp_check_case accepts no other). */
 double tp_output_value(const tp_tensor *t, int64_t i) { return tp_format_load(tp_format_of(t->dtype), t->data, i); }
 
+int tp_element_admitted(const tp_tensor *t, int64_t i, const tp_ref *r, const uint32_t *bits)
+{
+    const tp_format *fmt = tp_format_of(t->dtype);
+    if (bits)
+        return tp_format_bits(fmt, t->data, i) == bits[i];
+    double y = tp_format_load(fmt, t->data, i);
+    return !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
+}
+
+/* y is closer to every point x of [exact_lo, exact_hi] than the admitted
+ * interval is: |y - x| < dist(x, [allow_lo, allow_hi]). That needs the
+ * enclosure wholly on one side of the interval, say below (exact_hi <
+ * allow_lo), and then, for every x: y < allow_lo, and where x > y also
+ * x - y < allow_lo - x, i.e. 2x < allow_lo + y, decided at x = exact_hi.
+ * The sum allow_lo + y is rounded in whatever mode the caller runs; it is
+ * within one double step of the real sum, so the step below (above) it is
+ * a safe lower (upper) bound, and no element is called more accurate
+ * unless it is. 2x is exact (it may overflow to inf, which only refuses).
+ * An infinite end is excluded: where the model admits only an overflow to
+ * infinity, every finite y is "closer", which says nothing about accuracy
+ * (a saturating kernel is not a more accurate one). */
+int tp_more_accurate(double y, const tp_ref *r)
+{
+    if (!isfinite(y) || !isfinite(r->exact_lo) || !isfinite(r->exact_hi))
+        return 0;
+    if (r->exact_hi < r->allow_lo && isfinite(r->allow_lo))
+        return y < r->allow_lo && (y >= r->exact_hi || 2 * r->exact_hi < nextafter(r->allow_lo + y, -INFINITY));
+    if (r->exact_lo > r->allow_hi && isfinite(r->allow_hi))
+        return y > r->allow_hi && (y <= r->exact_lo || 2 * r->exact_lo > nextafter(r->allow_hi + y, INFINITY));
+    return 0;
+}
+
 json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol, double claim_rtol)
 {
+    return tp_check_output_bits(out, ref, NULL, claim_atol, claim_rtol);
+}
+
+json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint32_t *bits, double claim_atol,
+                             double claim_rtol)
+{
     const tp_format *fmt = tp_format_of(out->dtype);
-    int64_t violations = 0, strict = 0, loose = 0, nonfinite = 0;
+    int64_t violations = 0, strict = 0, loose = 0, nonfinite = 0, more_accurate = 0;
     double max_err = 0, max_ulp = 0, max_ratio = 0, max_bound = 0;
     elem worst[TP_CHECK_WORST], first[TP_CHECK_WORST];
     int nworst = 0, nfirst = 0;
     for (int64_t i = 0; i < out->numel; i++) {
         const tp_ref *r = &ref[i];
         double y = tp_format_load(fmt, out->data, i);
-        int ok = !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
+        int ok = tp_element_admitted(out, i, r, bits);
         double err = isnan(y) ? INFINITY : fabs(y - r->exact);
         if (isinf(y) && isinf(r->exact) && y == r->exact)
             err = 0;
-        elem e = {i, y, tp_side_ratio(y, r), err};
+        elem e = {i, y, tp_side_ratio(y, r), err, 0, 0, 0, 0};
+        if (bits && ok)
+            e.err = e.ratio = 0; /* the admitted pattern itself, a NaN included */
+        else if (bits) {
+            /* a set of one pattern has no room on either side: -0 for +0
+             * too, though their values are the same */
+            e.ratio = INFINITY;
+            if (isnan(r->exact))
+                e.err = INFINITY; /* anything but the admitted NaN pattern */
+        }
+        if (bits && !ok && (y == r->exact || isnan(y) || isnan(r->exact))) {
+            e.bits_shown = 1; /* -0 for +0, another NaN: the values do not show it */
+            e.got_bits = tp_format_bits(fmt, out->data, i);
+            e.want_bits = bits[i];
+        }
         if (!ok && e.ratio <= 1)
             e.ratio = nextafter(1.0, 2.0); /* the enclosure of exact is coarser than the verdict */
+        if (!bits && !ok && tp_more_accurate(y, r)) {
+            e.more_accurate = 1;
+            more_accurate++;
+        }
         if (!isfinite(y))
             nonfinite++;
         if (!ok) {
@@ -131,8 +206,8 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
             if (nfirst < TP_CHECK_WORST)
                 first[nfirst++] = e;
         }
-        max_err = fmax(max_err, err);
-        max_ulp = fmax(max_ulp, err / fmt->ulp(r->exact));
+        max_err = fmax(max_err, e.err);
+        max_ulp = fmax(max_ulp, e.err / fmt->ulp(r->exact));
         max_ratio = fmax(max_ratio, e.ratio);
         double bound = fmax(r->allow_hi - r->exact, r->exact - r->allow_lo);
         max_bound = fmax(max_bound, bound);
@@ -155,6 +230,8 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
     json_object_set_new(o, "elements", json_integer(out->numel));
     json_object_set_new(o, "violations", json_integer(violations));
     json_object_set_new(o, "nonfinite_outputs", json_integer(nonfinite));
+    if (more_accurate) /* only when there are some: recorded results without them replay as they are */
+        json_object_set_new(o, "more_accurate", json_integer(more_accurate));
     json_object_set_new(o, "max_abs_err", tp_json_num(max_err));
     json_object_set_new(o, "max_ulp_err", tp_json_num(max_ulp));
     json_object_set_new(o, "max_err_over_bound", tp_json_num(max_ratio));
@@ -213,14 +290,23 @@ json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_sourc
             json_decref(outs);
             return NULL;
         }
-        tp_ref *ref = malloc((size_t)t->numel * sizeof *ref);
-        if (!ref || tp_op_reference(op, plan->model, c, t->name, ref, err, errlen) != 0) {
+        size_t n = (size_t)(t->numel ? t->numel : 1);
+        tp_ref *ref = malloc(n * sizeof *ref);
+        /* ops whose admitted set is one bit pattern give it: patterns compared */
+        uint32_t *bits = op->reference_bits ? malloc(n * sizeof *bits) : NULL;
+        if (!ref || (op->reference_bits && !bits) || tp_op_reference(op, plan->model, c, t->name, ref, err, errlen) != 0 ||
+            (bits && op->reference_bits(plan->model, c, t->name, bits, err, errlen) != 0)) {
+            if (!ref || (op->reference_bits && !bits))
+                snprintf(err, errlen, "output %s: out of memory for its reference", t->name);
             free(ref);
+            free(bits);
             json_decref(outs);
             return NULL;
         }
-        json_t *r = tp_check_output(t, ref, atol, rtol);
+        json_t *r = tp_check_output_bits(t, ref, bits, atol, rtol);
+        tp_diagnose_output(op, plan->model, c, t, ref, r);
         free(ref);
+        free(bits);
         pass &= strcmp(json_string_value(json_object_get(r, "verdict")), "pass") == 0;
         json_object_set_new(outs, t->name, r);
     }

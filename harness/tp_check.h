@@ -27,8 +27,31 @@ tp_case *tp_check_case_build(const tp_plan *plan, int index, const char *backend
 json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen);
 
 /* Checks one output tensor against its references. The claim audited is
- * |y - exact| <= claim_atol + claim_rtol * |exact|. */
+ * |y - exact| <= claim_atol + claim_rtol * |exact|. The result counts, where
+ * there are some, the violations that are more accurate than the model
+ * admits ("more_accurate", each such element flagged in the worst and
+ * first_violations lists). */
 json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol, double claim_rtol);
+/* The same, for an op that gives each element's admitted bit pattern
+ * (tp_op.reference_bits; bits NULL: compare values as above): an element
+ * passes when its pattern is that one, a NaN with its payload and a zero
+ * with its sign included; ref still gives the values for the statistics. A
+ * violation that the values do not show (-0 for +0, one NaN for another)
+ * carries its patterns, "got_bits" and "admitted_bits". */
+json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint32_t *bits, double claim_atol,
+                             double claim_rtol);
+
+/* The verdict of element i of t: its bit pattern is bits[i] when bits is
+ * given, else its value lies in [allow_lo, allow_hi] (a NaN never does). */
+int tp_element_admitted(const tp_tensor *t, int64_t i, const tp_ref *r, const uint32_t *bits);
+
+/* 1 when y, outside the admitted interval of r, is closer to the exact
+ * value than any point of that interval, for every point of the exact
+ * value's enclosure [exact_lo, exact_hi] (rigorously: never 1 for an
+ * element that is not). Only possible when the enclosure lies outside the
+ * admitted interval: the model's precision path cannot reach the values
+ * nearest the exact one. Finite values only. */
+int tp_more_accurate(double y, const tp_ref *r);
 
 /* JSON for a double that may be infinite or NaN ("inf", "-inf", "nan"),
  * and back. */

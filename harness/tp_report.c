@@ -1,6 +1,7 @@
 #include "harness/tp_report.h"
 
 #include "harness/tp_check.h"
+#include "harness/tp_diagnose.h"
 
 #include <errno.h>
 #include <math.h>
@@ -57,6 +58,20 @@ static const char *claim_of(const json_t *cr)
     return strict && loose ? "too strict and too loose" : strict ? "too strict" : loose ? "too loose" : "implied";
 }
 
+/* " (N more accurate than the declared model admits; --model K=V would
+ * admit them)" for a case with such violations, "" otherwise. */
+static void more_accurate_text(char *buf, size_t len, const json_t *cr)
+{
+    long long n;
+    json_t *alts = tp_case_more_accurate(cr, &n);
+    char which[300];
+    tp_admitted_by_text(which, sizeof which, alts, n);
+    json_decref(alts);
+    buf[0] = 0;
+    if (n)
+        snprintf(buf, len, " (%lld more accurate than the declared model admits%s)", n, which);
+}
+
 void tp_case_line(char *buf, size_t len, const json_t *cr)
 {
     const char *verdict = json_string_value(json_object_get(cr, "verdict"));
@@ -72,8 +87,10 @@ void tp_case_line(char *buf, size_t len, const json_t *cr)
         viol += json_integer_value(json_object_get(o, "violations"));
         n += json_integer_value(json_object_get(o, "elements"));
     }
-    snprintf(buf, len, "%s: %lld of %lld elements outside the bound, max err/bound %.3g, max err %.3g (%.3g ulp), claim %s",
-             verdict, (long long)viol, (long long)n, worst_stat(cr, "max_err_over_bound"),
+    char diag[400];
+    more_accurate_text(diag, sizeof diag, cr);
+    snprintf(buf, len, "%s: %lld of %lld elements outside the bound%s, max err/bound %.3g, max err %.3g (%.3g ulp), claim %s",
+             verdict, (long long)viol, (long long)n, diag, worst_stat(cr, "max_err_over_bound"),
              worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"), claim_of(cr));
 }
 
@@ -117,8 +134,31 @@ void tp_write_markdown(FILE *f, const json_t *results, const json_t *timing)
         int64_t viol = 0;
         json_object_foreach(json_object_get(cr, "outputs"), k, v) viol += json_integer_value(json_object_get(v, "violations"));
         double ms = json_number_value(json_object_get(json_object_get(timing, name), "kernel_ms_median"));
-        fprintf(f, "| %s | %s | %s | %lld | %.3g | %.3g | %.3g | %s | %.4g |\n", name, dims, verdict, (long long)viol,
-                worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"), worst_stat(cr, "max_err_over_bound"),
-                claim_of(cr), ms);
+        long long more;
+        json_decref(tp_case_more_accurate(cr, &more));
+        char more_cell[64] = "";
+        if (more)
+            snprintf(more_cell, sizeof more_cell, " (%lld more accurate)", more);
+        fprintf(f, "| %s | %s | %s | %lld%s | %.3g | %.3g | %.3g | %s | %.4g |\n", name, dims, verdict, (long long)viol,
+                more_cell, worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"),
+                worst_stat(cr, "max_err_over_bound"), claim_of(cr), ms);
+    }
+    /* the diagnosis of the cases whose violations are more accurate than
+     * the model admits, after the table (only when there are such cases) */
+    int notes = 0;
+    json_array_foreach(json_object_get(results, "cases"), i, cr)
+    {
+        long long more;
+        json_t *alts = tp_case_more_accurate(cr, &more);
+        char which[300];
+        tp_admitted_by_text(which, sizeof which, alts, more);
+        json_decref(alts);
+        if (!more)
+            continue;
+        if (!notes++)
+            fprintf(f, "\nViolations more accurate than the declared model admits (closer to the exact value than any "
+                       "value it admits: the producer does not follow the model's precision path):\n\n");
+        fprintf(f, "- %s: %lld element%s%s\n", json_string_value(json_object_get(cr, "case")), more,
+                more == 1 ? "" : "s", which);
     }
 }

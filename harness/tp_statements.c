@@ -27,6 +27,10 @@ static const tp_statement model_overridden = {"model.overridden", TP_EVIDENCE,
 static const tp_statement op_reference = {
     "op.reference", TP_EVIDENCE,
     "op %s: %s; reference and admitted interval computed for all %lld output elements"};
+static const tp_statement outputs_compared_bits = {
+    "outputs.compared_bits", TP_EVIDENCE,
+    "every output element compared with its admitted bit pattern, bit for bit: a NaN passes only with the same "
+    "payload and sign, a zero only with the same sign"};
 static const tp_statement claim_audit = {
     "claim.audit", TP_EVIDENCE,
     "claim audit: |y - exact| <= %g + %g |exact| compared with the admitted interval of every element"};
@@ -51,7 +55,7 @@ static const tp_statement *const runtime_statements[] = {
     &inputs_regenerated,         &inputs_from_files,         &inputs_others_regenerated,
     &outputs_kernel,             &outputs_from_files,        &outputs_initial_from_file,
     &outputs_initial_from_init,  &model_overridden,          &op_reference,
-    &claim_audit,                &nonclaim_other_inputs,     &nonclaim_other_files,
+    &outputs_compared_bits,      &claim_audit,                &nonclaim_other_inputs,     &nonclaim_other_files,
     &nonclaim_model_conformance, &nonclaim_model_assumed,    &nonclaim_output_not_checked,
     NULL};
 
@@ -159,6 +163,8 @@ void tp_case_statements(const tp_plan *plan, const tp_op *op, const tp_case *c, 
     tp_say(out, &nonclaim_model_assumed);
     if (op->say)
         op->say(plan->model, c, out);
+    if (op->reference_bits) /* tp_check_case compared patterns */
+        tp_say(out, &outputs_compared_bits);
     tp_say(out, &claim_audit, atol, rtol);
     for (int i = 0; src && i < src->nskipped; i++)
         tp_say(out, &nonclaim_output_not_checked, src->skipped[i]);

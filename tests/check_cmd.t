@@ -159,6 +159,33 @@ ev=$(ids "$tmp/initial.json" evidence)
 ok $? "the Evidence says the pre-launch content came from the --initial file ($ev)"
 status embedding_fwd/initial_wrong 1 "violation out[2, 0] = 0: exact 7" embedding_fwd --input idx=idx_oor.npy --input W=W.npy \
     --output out=out_oor0.npy
+# a copy compares bit patterns: a NaN (payload 0x101) and a -0 copied as they are pass; a NaN whose payload
+# changed and a -0 written as +0 fail, the patterns named
+status embedding_fwd/nan_copied 0 "verdict: pass" embedding_fwd --input idx=idx.npy --input W=W_special.npy \
+    --output out=out_special.npy --json "$tmp/bits.json"
+ev=$(ids "$tmp/bits.json" evidence)
+[[ " $ev " == *" outputs.compared_bits "* && " $ev " == *" embedding_fwd.bound.bit_pattern "* ]]
+ok $? "the Evidence says the bit patterns were compared ($ev)"
+status embedding_fwd/nan_payload 1 "violation out[0, 1] = nan (bits 0x7e00): exact nan, admitted the bit pattern 0x7f01 only" \
+    embedding_fwd --input idx=idx.npy --input W=W_special.npy --output out=out_payload.npy
+status embedding_fwd/minus_zero 1 "violation out[1, 2] = 0 (bits 0x0000): exact -0, admitted the bit pattern 0x8000 only" \
+    embedding_fwd --input idx=idx.npy --input W=W_special.npy --output out=out_plus0.npy
+# a correctly rounded softmax against the declared double rounding: a violation, diagnosed as more accurate
+# than the model admits, with the model value that admits it; under that value it passes
+status softmax_fwd/correctly_rounded 1 "more accurate than the declared model admits" softmax_fwd --input x=x_wide.npy \
+    --output y=y_wide_cr.npy --json "$tmp/cr.json"
+grep -qF -- "--model intermediate=fp32 would admit them" "$tmp/softmax_fwd/correctly_rounded.log"
+ok $? "softmax_fwd/correctly_rounded: names --model intermediate=fp32"
+grep -qE "violation y\[[0-9]+, [0-9]+\] = .* \(more accurate than the declared model admits\)" "$tmp/softmax_fwd/correctly_rounded.log"
+ok $? "softmax_fwd/correctly_rounded: flags the violations it lists"
+/usr/bin/python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))["outputs"]["y"]
+assert 0 < o["more_accurate"] <= o["violations"], o["more_accurate"]
+assert o["admitted_by"] == [{"key": "intermediate", "value": "fp32", "elements": o["more_accurate"]}], o["admitted_by"]
+assert all(e.get("more_accurate") for e in o["first_violations"])' "$tmp/cr.json"
+ok $? "softmax_fwd/correctly_rounded: --json counts more_accurate and says which model admits them (admitted_by)"
+status softmax_fwd/correctly_rounded_fp32 0 "verdict: pass" softmax_fwd --input x=x_wide.npy --output y=y_wide_cr.npy \
+    --model intermediate=fp32
 # the pilot's fp32-accumulation model is violated by per-step fp16 accumulation
 CONTRACT=embedding_bwd_pilot status embedding_bwd_pilot/violated 1 "verdict: fail" embedding_bwd --input idx=idx.npy \
     --input gout=gout.npy --output gW=gW.npy

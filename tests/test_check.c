@@ -2,7 +2,10 @@
  * verdicts at and just beyond the ends of the admitted interval, NaN, the
  * infinities, signed zeros, the error statistics, the worst-element list
  * and its order, first_violations, and the claim audit ("implied", "too
- * strict", "too loose", both) with its equality cases. */
+ * strict", "too loose", both) with its equality cases; violations more
+ * accurate than the model admits (tp_more_accurate, "more_accurate"); and
+ * bit-pattern comparison (tp_check_output_bits): NaN payloads, signed
+ * zeros. */
 #include "tests/tap.h"
 #include "harness/tp_check.h"
 #include "core/tp_fp16.h"
@@ -36,6 +39,13 @@ static json_t *check(int rows, int cols, const uint16_t *y, const tp_ref *ref, d
     tp_tensor t = {"C", TP_F16, rows ? 2 : 1, {rows ? rows : cols, rows ? cols : 0}, (rows ? rows : 1) * cols,
                    (void *)y, NULL};
     return tp_check_output(&t, ref, atol, 0.0);
+}
+
+/* The same with admitted bit patterns (an op with reference_bits). */
+static json_t *check_bits(int n, const uint16_t *y, const tp_ref *ref, const uint32_t *bits)
+{
+    tp_tensor t = {"out", TP_F16, 1, {n}, n, (void *)y, NULL};
+    return tp_check_output_bits(&t, ref, bits, 1e-2, 0.0);
 }
 
 static json_int_t jint(const json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
@@ -281,6 +291,111 @@ int main(void)
         tap_ok(strcmp(vd, "implied") == 0, "exact 0, admitted {0}, atol 0: implied (%s)", vd);
         vd = claim(1, &yz, &z, 0x1p-24, &s, &l);
         tap_ok(strcmp(vd, "too loose") == 0, "exact 0, admitted {0}, atol 2^-24: too loose (%s)", vd);
+    }
+    /* ---- more accurate than the model admits ---- */
+    {
+        /* the issue's softmax element: exact 2.95e-8, the double-rounding
+         * path admits only 2^-24 (5.96e-8); the correctly rounded 0 is
+         * closer to the exact value than 2^-24 is */
+        tp_ref sm = mkref(2.95e-8, 0x1p-24, 0x1p-24);
+        tap_ok(tp_more_accurate(0.0, &sm) && tp_more_accurate(0x1p-25, &sm) && !tp_more_accurate(0x1p-24, &sm) &&
+                   !tp_more_accurate(-0x1p-24, &sm) && !tp_more_accurate(0x1p-23, &sm),
+               "exact 2.95e-8, admitted {2^-24}: 0 and 2^-25 are more accurate; 2^-24 (admitted), -2^-24 and 2^-23 "
+               "are not");
+        uint16_t y0 = 0;
+        json_t *o = check(0, 1, &y0, &sm, 1e-2);
+        json_t *f0 = json_array_get(json_object_get(o, "first_violations"), 0);
+        tap_ok(strcmp(jstr(o, "verdict"), "fail") == 0 && jint(o, "violations") == 1 && jint(o, "more_accurate") == 1 &&
+                   json_is_true(json_object_get(f0, "more_accurate")) && jnum(f0, "err") < jnum(f0, "bound") &&
+                   jnum(o, "max_err_over_bound") > 1,
+               "the verdict stays a violation (err %g < bound %g, err/bound %g > 1); more_accurate 1, the element "
+               "flagged",
+               jnum(f0, "err"), jnum(f0, "bound"), jnum(o, "max_err_over_bound"));
+        json_decref(o);
+        /* exact 1 below the admitted [1 + 2^-9, 1 + 2^-8]: closer than
+         * 2^-9 on either side is more accurate, 2^-9 away is not (a tie) */
+        tp_ref below = mkref(1.0, 1.0 + 0x1p-9, 1.0 + 0x1p-8);
+        tap_ok(tp_more_accurate(1.0, &below) && tp_more_accurate(1.0 + 0x1p-10, &below) &&
+                   tp_more_accurate(1.0 - 0x1p-10, &below) && !tp_more_accurate(1.0 - 0x1p-9, &below) &&
+                   !tp_more_accurate(1.0 - 0x1p-8, &below) && !tp_more_accurate(1.0 + 0x1p-7, &below),
+               "exact below the interval: y within 2^-9 of it, on either side, is more accurate; at 2^-9 (a tie) "
+               "or beyond, or above the interval, it is not");
+        tp_ref above = mkref(-1.0, -(1.0 + 0x1p-8), -(1.0 + 0x1p-9));
+        tap_ok(tp_more_accurate(-1.0, &above) && tp_more_accurate(-1.0 + 0x1p-10, &above) &&
+                   !tp_more_accurate(-1.0 + 0x1p-9, &above) && !tp_more_accurate(-(1.0 + 0x1p-7), &above),
+               "its mirror image: the same, above the interval");
+        /* decided over the whole enclosure of the exact value */
+        tp_ref enc = {1.0 + 0x1p-11, 1.0, 1.0 + 0x1p-10, 1.0 + 0x1p-8, 1.0 + 0x1p-7};
+        tap_ok(tp_more_accurate(1.0 + 0x1p-11, &enc) && !tp_more_accurate(1.0 - 0.75 * 0x1p-8, &enc),
+               "with an enclosure [1, 1 + 2^-10]: a y inside it is more accurate; one that is closer only to some "
+               "points of it is not");
+        tp_ref inside = mkref(1.0 + 0x1p-12, 1.0 - 0x1p-11, 1.0 + 0x1p-10);
+        tap_ok(!tp_more_accurate(1.0 + 0x1p-9, &inside) && !tp_more_accurate(1.0 - 0x1p-10, &inside),
+               "exact inside the admitted interval: no violation is more accurate");
+        tp_ref only_inf2 = mkref(70000.0, INFINITY, INFINITY);
+        tap_ok(!tp_more_accurate(65504.0, &only_inf2) && !tp_more_accurate(NAN, &sm) &&
+                   !tp_more_accurate(INFINITY, &below),
+               "not where only an overflow to inf is admitted (65504 for 70000: saturation, not accuracy), nor "
+               "for NaN or infinite outputs");
+        /* results without such elements do not carry the field */
+        uint16_t yy[2] = {h(1.0 + 0x1p-9), h(1.0)};
+        tp_ref rr[2] = {inside, inside};
+        o = check(0, 2, yy, rr, 1e-2);
+        tap_ok(jint(o, "violations") == 1 && !json_object_get(o, "more_accurate") &&
+                   !json_object_get(json_array_get(json_object_get(o, "first_violations"), 0), "more_accurate"),
+               "a violation that is not more accurate: no more_accurate field in the output or the element");
+        json_decref(o);
+    }
+
+    /* ---- bit-exact comparison ---- */
+    {
+        tp_ref nanref = mkref(NAN, NAN, NAN), zref = mkref(-0.0, -0.0, -0.0), one = mkref(1.0, 1.0, 1.0);
+        uint16_t y[1];
+        uint32_t b[1];
+        y[0] = 0x7e01, b[0] = 0x7e01;
+        json_t *o = check_bits(1, y, &nanref, b);
+        tap_ok(strcmp(jstr(o, "verdict"), "pass") == 0 && jnum(o, "max_abs_err") == 0 &&
+                   jnum(o, "max_err_over_bound") == 0 && jint(o, "nonfinite_outputs") == 1,
+               "a NaN copied bit for bit passes (err 0, err/bound 0; counted non-finite)");
+        json_decref(o);
+        y[0] = 0x7e00;
+        o = check_bits(1, y, &nanref, b);
+        json_t *f0 = json_array_get(json_object_get(o, "first_violations"), 0);
+        tap_ok(strcmp(jstr(o, "verdict"), "fail") == 0 && strcmp(jstr(f0, "got_bits"), "0x7e00") == 0 &&
+                   strcmp(jstr(f0, "admitted_bits"), "0x7e01") == 0 && isinf(jnum(o, "max_err_over_bound")),
+               "a NaN whose payload changed fails, its patterns reported (0x7e00 for 0x7e01)");
+        json_decref(o);
+        y[0] = 0xfe01;
+        o = check_bits(1, y, &nanref, b);
+        tap_ok(strcmp(jstr(o, "verdict"), "fail") == 0, "a NaN whose sign changed fails");
+        json_decref(o);
+        y[0] = 0x0000, b[0] = 0x8000;
+        o = check_bits(1, y, &zref, b);
+        f0 = json_array_get(json_object_get(o, "first_violations"), 0);
+        tap_ok(strcmp(jstr(o, "verdict"), "fail") == 0 && strcmp(jstr(f0, "got_bits"), "0x0000") == 0 &&
+                   strcmp(jstr(f0, "admitted_bits"), "0x8000") == 0 && jnum(o, "max_abs_err") == 0 &&
+                   isinf(jnum(o, "max_err_over_bound")),
+               "-0 written as +0 fails (err 0, err/bound inf: a single pattern has no room; the patterns tell them "
+               "apart)");
+        json_decref(o);
+        o = check(0, 1, y, &zref, 1e-2);
+        tap_ok(strcmp(jstr(o, "verdict"), "pass") == 0, "compared as values (no patterns given), the same +0 passes");
+        json_decref(o);
+        y[0] = 0x8000;
+        o = check_bits(1, y, &zref, b);
+        tap_ok(strcmp(jstr(o, "verdict"), "pass") == 0, "-0 copied as -0 passes");
+        json_decref(o);
+        y[0] = h(2.0), b[0] = h(1.0);
+        o = check_bits(1, y, &one, b);
+        f0 = json_array_get(json_object_get(o, "first_violations"), 0);
+        tap_ok(strcmp(jstr(o, "verdict"), "fail") == 0 && !json_object_get(f0, "got_bits") && jnum(f0, "got") == 2.0,
+               "a wrong value fails; its value shows it, so no patterns are added");
+        json_decref(o);
+        y[0] = h(1.0);
+        o = check_bits(1, y, &one, b);
+        tap_ok(strcmp(jstr(o, "verdict"), "pass") == 0 && !json_object_get(o, "more_accurate"),
+               "the admitted pattern passes, with the fields a value comparison gives");
+        json_decref(o);
     }
     return tap_done();
 }

@@ -4,12 +4,17 @@
  * whose claim is both too strict and too loose counted once, as both,
  * whether one output is both or two outputs are one each; cases without
  * outputs in no claim category; the largest err/bound over passing cases
- * only; the first violation in case order. */
+ * only; the first violation in case order. Violations more accurate than
+ * the model admits ("more_accurate"): counted apart, said in the contract
+ * cell and the first violation, and in the bundle's summary.md, summary.tex
+ * and TAP logs; absent from every text where there are none. */
 #include "tests/tap.h"
+#include "cli/tp_bundle_reports.h"
 #include "cli/tp_tally.h"
 
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char results[] =
@@ -31,8 +36,66 @@ static const char results[] =
     " {\"case\": \"no_verdict\"}"
     "]}";
 
+/* Two failing cases, one with 5 of its 7 violations more accurate than the
+ * model admits (admitted under intermediate = fp32), one with none. */
+static const char results_more[] =
+    "{\"contract\": \"softmax_fwd\", \"device\": {\"name\": \"GPU\", \"arch\": \"sm_90\"}, \"cases\": ["
+    " {\"case\": \"cr\", \"seed\": 1, \"dims\": {}, \"verdict\": \"fail\", \"outputs\": {"
+    "   \"y\": {\"elements\": 100, \"violations\": 7, \"more_accurate\": 5, \"max_err_over_bound\": 2.0,"
+    "         \"admitted_by\": [{\"key\": \"intermediate\", \"value\": \"fp32\", \"elements\": 5}],"
+    "         \"claim\": {\"strict_elements\": 0, \"loose_elements\": 0},"
+    "         \"first_violations\": [{\"index\": [0, 3], \"got\": 0, \"exact\": 2.95e-08,"
+    "                                \"allowed\": [5.96e-08, 5.96e-08], \"more_accurate\": true}]}}},"
+    " {\"case\": \"off\", \"seed\": 2, \"dims\": {}, \"verdict\": \"fail\", \"outputs\": {"
+    "   \"y\": {\"elements\": 100, \"violations\": 1, \"max_err_over_bound\": 9.0,"
+    "         \"claim\": {\"strict_elements\": 0, \"loose_elements\": 0}}}}"
+    "]}";
+
+/* The bundle file at path, NUL-terminated in its buffer, or "". */
+static const char *bfile(const tp_bfiles *fs, const char *path)
+{
+    for (size_t i = 0; i < fs->n; i++)
+        if (strcmp(fs->v[i].path, path) == 0)
+            return fs->v[i].data;
+    return "";
+}
+
+static void test_more_accurate(void)
+{
+    json_t *res = json_loads(results_more, 0, NULL);
+    tp_tally t;
+    tp_tally_results(res, &t);
+    tap_ok(t.fail == 2 && t.more_accurate == 5 && t.more_accurate_cases == 1,
+           "more-accurate violations counted apart: %lld elements in %d case", t.more_accurate, t.more_accurate_cases);
+    char contract[200];
+    tp_tally_contract_text(contract, sizeof contract, &t);
+    if (!tap_ok(strcmp(contract, "**violated** (5 elements in 1 case more accurate than the model admits)") == 0,
+                "the contract cell says so"))
+        tap_diag("got \"%s\"", contract);
+    const char *want = "cr/y[0,3]: got 0, exact 2.95e-08, admitted [5.96e-08, 5.96e-08] (more accurate than the model admits)";
+    if (!tap_ok(strcmp(t.first_violation, want) == 0, "so does the first violation"))
+        tap_diag("got \"%s\"", t.first_violation);
+    /* the bundle's reports (open_memstream ends each file's data with a NUL) */
+    json_t *runs = json_pack("[{s:s,s:O}]", "run", "softmax_fwd", "results", res);
+    tp_bfiles fs = {0};
+    tp_bundle_reports(&fs, runs, json_array());
+    const char *md = bfile(&fs, "summary.md"), *tex = bfile(&fs, "summary.tex"), *tap = bfile(&fs, "results.tap");
+    tap_ok(strstr(md, "| **violated** (5 elements in 1 case more accurate than the model admits) |") &&
+               strstr(md, "| **fail** | 7 (5 more accurate) | 100 |") && strstr(md, "| **fail** | 1 | 100 |"),
+           "summary.md: in the run's contract cell and the case's violations cell, only where there are some");
+    tap_ok(strstr(tex, " & 2 (5 more accurate) & ") != NULL, "summary.tex: in the Fail cell");
+    tap_ok(strstr(tap, "7 of 100 elements outside the bound (5 more accurate than the declared model admits; "
+                       "--model intermediate=fp32 would admit them)") != NULL &&
+               strstr(tap, "1 of 100 elements outside the bound, max") != NULL,
+           "results.tap: in the case's line, with the model that would admit them");
+    tp_bfiles_free(&fs);
+    json_decref(runs);
+    json_decref(res);
+}
+
 int main(void)
 {
+    test_more_accurate();
     json_error_t je;
     json_t *res = json_loads(results, 0, &je);
     if (!tap_ok(res != NULL, "the test's results.json parses")) {
@@ -53,6 +116,10 @@ int main(void)
            t.loose);
     tap_ok(t.implied + t.strict + t.loose + t.both == 5, "each case with outputs is in exactly one claim category");
     tap_ok(t.max_ratio_passing == 0.75, "max err/bound over passing cases only (%g)", t.max_ratio_passing);
+    char contract[200];
+    tp_tally_contract_text(contract, sizeof contract, &t);
+    tap_ok(t.more_accurate == 0 && strcmp(contract, "**violated**") == 0,
+           "no more-accurate violations: the contract cell is as it was (%s)", contract);
     const char *want = "failing/z[1,2]: got 1.5, exact 1, admitted [0.875, 1.125]";
     if (!tap_ok(strcmp(t.first_violation, want) == 0, "the first violation names case, output and index"))
         tap_diag("got \"%s\"", t.first_violation);
