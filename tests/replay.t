@@ -83,6 +83,20 @@ cp "$tmp/old_verdict/results.json" "$tmp/old_verdict.json"
 "$tp" replay --rewrite-statements "$tmp/old_verdict" >"$tmp/rewrite3.log"
 [ $? = 1 ] && cmp -s "$tmp/old_verdict.json" "$tmp/old_verdict/results.json" && grep -q "not rewritten" "$tmp/rewrite3.log"
 ok $? "--rewrite-statements leaves a run alone where anything else disagrees"
+# --rewrite-only KEY,...: the same for the keys named (the migrations 0002, 0003), at any depth, added or dropped
+cp -r "$tmp/good" "$tmp/only"
+edit "$tmp/only" '
+o = r["cases"][0]["outputs"]["C"]
+o["max_ulp_err"] = 12345.0
+o["claim"]["loose_elements"] += 1
+o["more_accurate"] = 3'
+cp "$tmp/only/results.json" "$tmp/only.json"
+"$tp" replay --rewrite-only max_ulp_err,more_accurate "$tmp/only" >"$tmp/only.log"
+[ $? = 1 ] && cmp -s "$tmp/only.json" "$tmp/only/results.json" && grep -qF "recomputation at .outputs.C.claim.loose_elements" "$tmp/only.log"
+ok $? "--rewrite-only leaves a run alone where a key it does not name disagrees (claim.loose_elements)"
+"$tp" replay --rewrite-only max_ulp_err,loose_elements,more_accurate "$tmp/only" >"$tmp/only2.log"
+ok $? "--rewrite-only re-generates the keys it names, nested ones included, and drops a recorded key not re-derived"
+cmp -s "$tmp/good/results.json" "$tmp/only/results.json"; ok $? "byte for byte as the harness wrote them"
 
 # truncated output file
 cp -r "$tmp/good" "$tmp/trunc"
