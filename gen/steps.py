@@ -74,13 +74,17 @@ def cc(backend, out, argv):
 _OUTCOME = {"pass": "pass", "fail": "violated", "refused": "refused", "error": "error"}
 
 
-def unexpected_cases(out_dir):
+def unexpected_cases(out_dir, since=None):
     """The cases of a harness's run directory without their expected
     outcome, as [{case, expected, got}]: each case's `expect` in the run's
     plan.json (the contract's, embedded in the harness), "pass" by default.
     The harness's exit status says the same (harness/tp_expect.c); this
-    list is what the step's JSON records. None when the run cannot be read."""
+    list is what the step's JSON records. None when the run cannot be read,
+    or when its results.json is older than `since` (a harness that stopped
+    before writing leaves an earlier run's there)."""
     try:
+        if since is not None and os.path.getmtime(os.path.join(out_dir, "results.json")) < since - 1:
+            return None
         with open(os.path.join(out_dir, "plan.json")) as f:
             plan = json.load(f)
         with open(os.path.join(out_dir, "results.json")) as f:
@@ -109,7 +113,7 @@ def run_harness(exe, contract, backend, status_path, out_dir=None):
               3: "skipped (no GPU)"}.get(rc, "error")
     row = {"contract": contract, "backend": backend, "harness": exe,
            "out": out_dir, "exit": rc, "status": status, "seconds": round(time.time() - t0, 3)}
-    unexpected = unexpected_cases(out_dir) if rc != 3 else []
+    unexpected = unexpected_cases(out_dir, t0) if rc != 3 else []
     if unexpected is not None:
         row["unexpected"] = unexpected
     _write_json(status_path, row)
