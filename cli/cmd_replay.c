@@ -2,12 +2,13 @@
  * run directory is tp_replay's, shared with the bundle and the audit. */
 #include "cli/cmd_replay.h"
 
+#include "cli/tp_expect_dir.h"
 #include "cli/tp_replay.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] [--rewrite-statements | --rewrite-only KEY,...] RUN_DIR...\n"
+#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] [--expect-from DIR] [--rewrite-statements | --rewrite-only KEY,...] RUN_DIR...\n"
 
 const char tp_replay_usage[] = "       " SYNOPSIS;
 
@@ -19,9 +20,16 @@ void tp_replay_help(FILE *f)
                "seeds (or, where results.json lists \"inputs_from\", loads outputs/CASE/input_NAME.npy\n"
                "and checks its SHA-256), recomputes the exact reference, the bound and every verdict\n"
                "from the recorded outputs, and compares the result with results.json field by field.\n"
-               "No GPU is needed. Prints one TAP line per case.\n"
+               "No GPU is needed. Prints one TAP line per case. Then compares each case's outcome\n"
+               "with its expectation (expect = \"pass\", \"refused\" or \"violated\" in the contract, in\n"
+               "plan.json) and prints \"not ok - DIR/CASE: expected E, got G\" for each case without it.\n"
                "  --quiet      one short line per case that re-derives (no verdict details)\n"
                "  --case NAME  replay only that case of each run\n"
+               "  --expect-from DIR\n"
+               "               expectations of runs recorded before plans carried them (no \"expect\"\n"
+               "               in plan.json): from DIR/CONTRACT.plan.json, the current contract's plan\n"
+               "               (`ninja` writes build/gen/CONTRACT.plan.json), by case name; without it\n"
+               "               such cases expect a pass. A case's own \"expect\" in plan.json wins.\n"
                "  --rewrite-statements\n"
                "               re-generate the Evidence and Non-claims of results.json where every\n"
                "               other field re-derives identically (the documented migrations of\n"
@@ -30,14 +38,15 @@ void tp_replay_help(FILE *f)
                "               the same for the fields with these names (at any depth): a case whose\n"
                "               recomputation differs only there is replaced by it (for the migrations\n"
                "               of recorded/MIGRATIONS.md, whose scripts check what changed)\n"
-               "Exit status: 0 every case re-derives identically, 1 a disagreement, 2 a run\n"
-               "directory cannot be read.\n");
+               "Exit status: 0 every case re-derives identically and has its expected outcome, 1 a\n"
+               "disagreement or a case without its expected outcome, 2 a run directory cannot be read.\n");
 }
 
 int tp_replay_main(int argc, char **argv)
 {
-    int quiet = 0, status = 0, ndirs = 0, ncases = 0;
-    const char *only = NULL;
+    int quiet = 0, status = 0, derived = 0, ndirs = 0, ncases = 0;
+    const char *only = NULL, *expect_from = NULL;
+    tp_expect_tally expect = {0};
     tp_replay_opts rewrite = {.rewrite_statements = 1}, *opts = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0) {
@@ -68,19 +77,29 @@ int tp_replay_main(int argc, char **argv)
             only = argv[++i];
             continue;
         }
+        if (strcmp(argv[i], "--expect-from") == 0 && i + 1 < argc) {
+            expect_from = argv[++i];
+            continue;
+        }
         /* "dir/" and "dir" name the same run: report it one way */
         size_t len = strlen(argv[i]);
         while (len > 1 && argv[i][len - 1] == '/')
             argv[i][--len] = 0;
         int s = tp_replay_dir(argv[i], quiet, only, &ncases, opts);
-        status = status > s ? status : s;
+        derived = derived > s ? derived : s;
+        /* a recorded outcome that re-derives may still not be the expected one */
+        if (s != 2)
+            tp_expect_dir(argv[i], expect_from, only, stdout, "not ok - ", &expect);
         ndirs++;
     }
     if (ndirs == 0) {
         tp_replay_help(stderr);
         return 2;
     }
-    printf("# replayed %d case(s) in %d run(s): %s\n", ncases, ndirs,
-           status == 0 ? "every verdict re-derived" : "DISAGREEMENT");
+    char words[96];
+    tp_expect_words(&expect, words, sizeof words);
+    printf("# replayed %d case(s) in %d run(s): %s; outcomes: %s\n", ncases, ndirs,
+           derived == 0 ? "every verdict re-derived" : "DISAGREEMENT", words);
+    status = derived ? derived : expect.unexpected ? 1 : 0;
     return status;
 }

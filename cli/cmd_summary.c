@@ -1,15 +1,18 @@
 /* `tolproof summary`: one Markdown row per recorded run directory, read
  * from its results.json: what a reader of the README wants first. The
  * counts are tp_tally's, shared with the bundle's summary.md and .tex. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "cli/cmd_summary.h"
 
+#include "cli/tp_expect_dir.h"
 #include "cli/tp_tally.h"
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define SYNOPSIS "tolproof summary RUN_DIR...\n"
+#define SYNOPSIS "tolproof summary [--expect-from DIR] RUN_DIR...\n"
 
 const char tp_summary_usage[] = "       " SYNOPSIS;
 
@@ -20,11 +23,49 @@ void tp_summary_help(FILE *f)
                "(refused counts every case without a pass/fail verdict), the largest err/bound of\n"
                "passing cases, the claim audit (each case with outputs counted once: implied, too\n"
                "strict, too loose, or both), whether the contract was met (with the violating elements\n"
-               "more accurate than the model admits, where there are some) and the first violation.\n"
+               "more accurate than the model admits, where there are some), the first violation, and\n"
+               "whether every case had its expected outcome (expect = \"pass\", \"refused\" or\n"
+               "\"violated\" in the contract): \"as expected (7 violated, 1 refused)\", or \"**N\n"
+               "unexpected**\" followed by each such case, expected and got.\n"
+               "  --expect-from DIR  expectations of runs recorded before plans carried them, from\n"
+               "                     DIR/CONTRACT.plan.json by case name (see `tolproof replay --help`)\n"
                "Exit status: 0 every results.json read, 2 one could not be read (its row is left out).\n");
 }
 
-static void row(const json_t *res)
+/* The "expected outcomes" cell of run `dir`: tp_expect_words, and after
+ * "**N unexpected**" each such case as "CASE: expected E, got G". */
+static void expect_cell(const char *dir, const char *expect_from, const json_t *res, char *out, size_t len)
+{
+    char path[4200], err[600];
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    tp_plan *plan = tp_plan_load(path, err, sizeof err);
+    if (!plan) {
+        /* without the plan there are no expectations to compare with */
+        fprintf(stderr, "tolproof summary: %s\n", err);
+        snprintf(out, len, "no plan.json");
+        return;
+    }
+    tp_expect_tally t = {0};
+    char *lines = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&lines, &n);
+    tp_plan *fb = tp_expect_fallback(expect_from, plan, stderr, "tolproof summary: ");
+    tp_expect_compare(plan, fb, json_object_get(res, "cases"), NULL, f, "", "", &t);
+    tp_plan_free(fb);
+    tp_plan_free(plan);
+    if (f)
+        fclose(f);
+    tp_expect_words(&t, out, len);
+    if (t.unexpected) {
+        size_t k = (size_t)snprintf(out, len, "**%d unexpected**", t.unexpected);
+        const char *sep = ": ";
+        for (char *line = lines ? strtok(lines, "\n") : NULL; line && k < len; line = strtok(NULL, "\n"), sep = "; ")
+            k += (size_t)snprintf(out + k, len - k, "%s%s", sep, line);
+    }
+    free(lines);
+}
+
+static void row(const char *dir, const char *expect_from, const json_t *res)
 {
     tp_tally t;
     tp_tally_results(res, &t);
@@ -33,23 +74,31 @@ static void row(const json_t *res)
     if (t.pass)
         snprintf(ratio, sizeof ratio, "%.3g", t.max_ratio_passing);
     tp_tally_contract_text(contract, sizeof contract, &t);
-    printf("| %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | %s |\n",
+    char expected[1024];
+    expect_cell(dir, expect_from, res, expected, sizeof expected);
+    printf("| %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | %s | %s |\n",
            json_string_value(json_object_get(res, "contract")), json_string_value(json_object_get(dev, "name")),
            t.cases, t.pass, t.fail, tp_tally_unjudged(&t), ratio, t.implied, t.strict, t.loose, t.both,
-           contract, t.first_violation[0] ? t.first_violation : "-");
+           contract, t.first_violation[0] ? t.first_violation : "-", expected);
 }
 
 int tp_summary_main(int argc, char **argv)
 {
-    if (argc < 3) {
+    int first = 2;
+    const char *expect_from = NULL;
+    if (argc > 3 && strcmp(argv[2], "--expect-from") == 0) {
+        expect_from = argv[3];
+        first = 4;
+    }
+    if (argc <= first) {
         tp_summary_help(stderr);
         return 2;
     }
     printf("| contract | device | cases | pass | fail | refused | max err/bound (passing cases) | claim 1e-2: implied / "
-           "too strict / too loose / both (cases) | contract | first violation |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+           "too strict / too loose / both (cases) | contract | first violation | expected outcomes |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     int status = 0;
-    for (int i = 2; i < argc; i++) {
+    for (int i = first; i < argc; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/results.json", argv[i]);
         json_error_t je;
@@ -59,7 +108,7 @@ int tp_summary_main(int argc, char **argv)
             status = 2;
             continue;
         }
-        row(res);
+        row(argv[i], expect_from, res);
         json_decref(res);
     }
     return status;

@@ -10,6 +10,7 @@
 #include "core/tp_format.h"
 #include "core/tp_case.h"
 #include "core/tp_plan.h"
+#include "cli/tp_expect_dir.h"
 #include "cli/tp_replay.h"
 
 #include <float.h>
@@ -39,12 +40,12 @@ static const char *const adversarial_keys[] = {"cancel", "adversarial", "dominan
 #define NADV ((int)(sizeof adversarial_keys / sizeof adversarial_keys[0]))
 
 const char tp_verdicts_usage[] =
-    "       tolproof verdicts [--json FILE] RUN_DIR...\n";
+    "       tolproof verdicts [--json FILE] [--expect-from DIR] RUN_DIR...\n";
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: tolproof verdicts [--json FILE] RUN_DIR...\n"
+            "usage: tolproof verdicts [--json FILE] [--expect-from DIR] RUN_DIR...\n"
             "Judges the recorded outputs of variant runs (run directories whose plan.json has a\n"
             "\"variant\" key, written by a harness built from kernels/variants/NAME.hip; other\n"
             "directories are skipped) with four checkers, all against the op's exact reference:\n"
@@ -64,8 +65,18 @@ static void usage(FILE *f)
             "a case name its variants ran (alphabetically first case for that keyword).\n"
             "--json FILE writes every count, variant and case (each checker's failing elements\n"
             "and largest err/tolerance) as JSON.\n"
-            "Exit status: 0 tolproof flagged no correct variant, 1 it flagged one (a false\n"
-            "alarm), 2 bad arguments or a run directory that cannot be read.\n",
+            "Expected outcomes: each case of a correct variant is expected to have the outcome\n"
+            "its base contract's case expects (expect = \"pass\", \"refused\" or \"violated\"); a\n"
+            "wrong variant's cases may pass, be violated or end in an error where the contract\n"
+            "expects a pass, but at least one must be violated or in error. tolproof's outcome of\n"
+            "a case is the one re-derived from the stored outputs. Each case (or wrong variant)\n"
+            "without its expected outcome is named on stderr:\n"
+            "\"tolproof verdicts: unexpected outcome: DIR/CASE: expected E, got G\".\n"
+            "--expect-from DIR takes the expectations of runs recorded before plans carried\n"
+            "them from DIR/CONTRACT.plan.json (see `tolproof replay --help`).\n"
+            "Exit status: 0 every case has its expected outcome (so tolproof flagged no correct\n"
+            "variant and every wrong one), 1 a case without it (a false alarm, a missed wrong\n"
+            "variant, ...), 2 bad arguments or a run directory that cannot be read.\n",
             ck_rule[0], ck_rule[1], ck_rule[2], ck_rule[3]);
 }
 
@@ -170,7 +181,8 @@ static json_t *num(double x) { return tp_json_num(x); }
 
 /* One run directory into its variant. 0, 1 when skipped (not a variant
  * run), 2 when it cannot be read. */
-static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
+static int judge_dir(const char *dir, variant **vs, int *nv, int *cap, const char *expect_from,
+                     tp_expect_tally *outcome_tally)
 {
     char path[4200], err[1200];
     snprintf(path, sizeof path, "%s/plan.json", dir);
@@ -211,6 +223,8 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
     const char *device = json_string_value(json_object_get(json_object_get(res, "device"), "name"));
     json_array_append_new(v->runs, json_pack("{s:s,s:s}", "dir", dir, "device", device ? device : "unknown"));
     int softmax = strcmp(op->name, "softmax_fwd") == 0, status = 0;
+    /* each case's outcome as tolproof sees it now, for the expectations */
+    json_t *outcomes = json_array();
     size_t i;
     json_t *rec;
     json_array_foreach(json_object_get(res, "cases"), i, rec)
@@ -222,6 +236,7 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
         json_array_append_new(v->cjson, cj);
         tp_case *c = tp_replay_load_case(dir, plan, backend ? backend : "cuda", rec, NULL, err, sizeof err);
         if (!c && !err[0]) {
+            json_array_append_new(outcomes, json_pack("{s:s?,s:s?}", "case", cname, "verdict", verdict));
             if (verdict && strcmp(verdict, "error") == 0) {
                 /* a crash or failed launch shows under any test harness */
                 v->errors++;
@@ -297,6 +312,7 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
         /* verdicts judges the outputs as stored; replay is what shows
          * results.json was derived from them */
         const char *now = s.failed[CK_TOLPROOF] ? "fail" : "pass";
+        json_array_append_new(outcomes, json_pack("{s:s?,s:s}", "case", cname, "verdict", now));
         if (!verdict || strcmp(verdict, now) != 0) {
             fprintf(stderr, "tolproof verdicts: warning: %s/%s: results.json says %s, the stored outputs %s "
                             "(tolproof replay %s shows where)\n",
@@ -305,6 +321,11 @@ static int judge_dir(const char *dir, variant **vs, int *nv, int *cap)
         } else
             json_object_set_new(cj, "recorded_verdict_agrees", json_true());
     }
+    tp_plan *fallback = tp_expect_fallback(expect_from, plan, stderr, "tolproof verdicts: ");
+    tp_expect_compare(plan, fallback, outcomes, NULL, stderr, "tolproof verdicts: unexpected outcome: ", dir,
+                      outcome_tally);
+    tp_plan_free(fallback);
+    json_decref(outcomes);
     json_decref(res);
     tp_plan_free(plan);
     return status;
@@ -330,7 +351,8 @@ static void flagged_list(const variant *v, char *out, size_t len)
 
 int tp_verdicts_main(int argc, char **argv)
 {
-    const char *json_path = NULL;
+    const char *json_path = NULL, *expect_from = NULL;
+    tp_expect_tally expect = {0};
     variant *vs = NULL;
     int nv = 0, cap = 0, status = 0, ndirs = 0, skipped = 0;
     for (int i = 2; i < argc; i++) {
@@ -346,10 +368,18 @@ int tp_verdicts_main(int argc, char **argv)
             json_path = argv[++i];
             continue;
         }
+        if (strcmp(argv[i], "--expect-from") == 0) {
+            if (i + 1 >= argc) {
+                usage(stderr);
+                return 2;
+            }
+            expect_from = argv[++i];
+            continue;
+        }
         size_t len = strlen(argv[i]);
         while (len > 1 && argv[i][len - 1] == '/')
             argv[i][--len] = 0;
-        int s = judge_dir(argv[i], &vs, &nv, &cap);
+        int s = judge_dir(argv[i], &vs, &nv, &cap, expect_from, &expect);
         ndirs++;
         if (s == 1)
             skipped++;
@@ -462,8 +492,11 @@ int tp_verdicts_main(int argc, char **argv)
                                                 worst >= 0 ? num(worst) : json_null(), "variant",
                                                 worst >= 0 ? json_string(at) : json_null()));
     }
-    printf("\n# tolproof: %d false alarm(s) on %d correct variant(s), %d kill(s) of %d wrong variant(s)%s\n",
-           alarms[CK_TOLPROOF], ncorrect, kills[CK_TOLPROOF], nwrong,
+    char words[96];
+    tp_expect_words(&expect, words, sizeof words);
+    printf("\n# tolproof: %d false alarm(s) on %d correct variant(s), %d kill(s) of %d wrong variant(s); outcomes: "
+           "%s%s\n",
+           alarms[CK_TOLPROOF], ncorrect, kills[CK_TOLPROOF], nwrong, words,
            status == 2 ? "; some run directories could not be read (see above)" : "");
     json_object_set_new(out, "checkers", jck);
     json_object_set_new(out, "variants", jvar);
@@ -473,6 +506,7 @@ int tp_verdicts_main(int argc, char **argv)
                                                                adversarial_keys[2], adversarial_keys[3],
                                                                adversarial_keys[4], adversarial_keys[5]));
     json_object_set_new(out, "run_dirs", json_integer(ndirs - skipped));
+    json_object_set_new(out, "unexpected_outcomes", json_integer(expect.unexpected));
     if (json_path && json_dump_file(out, json_path, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
         fprintf(stderr, "tolproof verdicts: cannot write %s\n", json_path);
         status = 2;
@@ -485,7 +519,7 @@ int tp_verdicts_main(int argc, char **argv)
     free(vs);
     if (status == 2)
         return 2;
-    return alarms[CK_TOLPROOF] ? 1 : 0;
+    return alarms[CK_TOLPROOF] || expect.unexpected ? 1 : 0;
 }
 
 void tp_verdicts_help(FILE *f) { usage(f); }

@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *tp_expected_word(tp_expected e)
+{
+    return e == TP_EXPECT_REFUSED ? "refused" : e == TP_EXPECT_VIOLATED ? "violated" : "pass";
+}
+
 int tp_plan_case_index(const tp_plan *plan, const char *name)
 {
     for (int i = 0; i < plan->ncases; i++)

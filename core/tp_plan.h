@@ -36,6 +36,16 @@ typedef struct {
     char *expr, *message;
 } tp_plan_require;
 
+/* What a case expects of a kernel that meets the contract (`expect` of
+ * the contract's case; harness/tp_expect.h says what follows from it). A
+ * plan written before cases carried the key (the recorded runs) leaves it
+ * TP_EXPECT_UNSTATED: such a case expects a pass unless the current
+ * contract's plan says otherwise (`--expect-from`). */
+typedef enum { TP_EXPECT_UNSTATED = 0, TP_EXPECT_PASS, TP_EXPECT_REFUSED, TP_EXPECT_VIOLATED } tp_expected;
+
+/* "pass", "refused" or "violated" (UNSTATED reads "pass": its default). */
+const char *tp_expected_word(tp_expected e);
+
 typedef struct {
     char *name;
     uint64_t seed;
@@ -47,6 +57,7 @@ typedef struct {
      * for an input the case forgot, refused when it is built). */
     char *fill[TP_MAX_TENSORS];
     char *note;
+    tp_expected expect;
 } tp_plan_case;
 
 typedef struct tp_plan {

@@ -324,6 +324,16 @@ static void read_case(reader *r, const tp_plan *p, tp_plan_case *c, const json_t
     c->note = string_of(r, cj, path, "note", 0);
     if (!c->note && !r->failed)
         c->note = dup_or_fail(r, "");
+    /* optional: the plans of runs recorded before cases carried it */
+    const json_t *e = member(r, cj, path, "expect", JSON_STRING, "\"pass\", \"refused\" or \"violated\"", 0);
+    const char *word = e ? json_string_value(e) : NULL;
+    c->expect = !word                           ? TP_EXPECT_UNSTATED
+                : strcmp(word, "pass") == 0     ? TP_EXPECT_PASS
+                : strcmp(word, "refused") == 0  ? TP_EXPECT_REFUSED
+                : strcmp(word, "violated") == 0 ? TP_EXPECT_VIOLATED
+                                                : TP_EXPECT_UNSTATED;
+    if (word && c->expect == TP_EXPECT_UNSTATED)
+        bad(r, "plan: %s.expect is \"%s\"; expected \"pass\", \"refused\" or \"violated\"", path, word);
 }
 
 static void read_launch(reader *r, tp_plan *p, const json_t *root)

@@ -15,6 +15,12 @@ import registry
 # written by the C core); shape expressions, fills and dim and tensor names
 # are checked by the C grammar (gen/registry.py).
 ROLES = ("input", "output")
+# What a case expects of a kernel that meets its contract: a pass, a refusal
+# before any launch (a case the contract itself rules out), or a violation
+# (a pilot contract whose model the kernel is known not to follow). The
+# harness, `ninja run`, `tolproof replay` and `tolproof verdicts` exit 0
+# when every case has its expected outcome (harness/tp_expect.h).
+EXPECTS = ("pass", "refused", "violated")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 CASE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 
@@ -439,7 +445,7 @@ class Validator:
         seen = set()
         for i, c in enumerate(cases_raw):
             cp = ["case", i]
-            self.table(c, cp, ["name", "seed", "dims", "fill"], ["note"])
+            self.table(c, cp, ["name", "seed", "dims", "fill"], ["note", "expect"])
             cn = self.string(c, cp, "name")
             if not CASE_NAME.match(cn):
                 self.err(cp + ["name"], f"case name {cn!r} is not usable",
@@ -488,9 +494,13 @@ class Validator:
             note = c.get("note", "")
             if type(note) is not str:
                 self.err(cp + ["note"], f"note is {_tname(note)}", "a string")
+            expect = c.get("expect", "pass")
+            if expect not in EXPECTS:
+                self.err(cp + ["expect"], f"expect = {expect!r} in case {cn!r}",
+                         "\"pass\" (the default), \"refused\" or \"violated\"")
             cases.append({"name": cn, "seed": seed, "dims": {x: cd[x] for x in dims},
                           "fill": {t["name"]: fill[t["name"]] for t in tensors if t["name"] in fill},
-                          "note": note})
+                          "note": note, "expect": expect})
 
         rel = os.path.relpath(os.path.abspath(self.path), os.path.abspath(self.root))
         return {

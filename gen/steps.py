@@ -70,21 +70,58 @@ def cc(backend, out, argv):
     return subprocess.call(cmd)
 
 
-def run_harness(exe, contract, backend, status_path):
-    out_dir = f"build/runs/{backend}/{contract}"
+# results.json verdicts as the outcome words of expectations (harness/tp_expect.h)
+_OUTCOME = {"pass": "pass", "fail": "violated", "refused": "refused", "error": "error"}
+
+
+def unexpected_cases(out_dir, since=None):
+    """The cases of a harness's run directory without their expected
+    outcome, as [{case, expected, got}]: each case's `expect` in the run's
+    plan.json (the contract's, embedded in the harness), "pass" by default.
+    The harness's exit status says the same (harness/tp_expect.c); this
+    list is what the step's JSON records. None when the run cannot be read,
+    or when its results.json is older than `since` (a harness that stopped
+    before writing leaves an earlier run's there)."""
+    try:
+        if since is not None and os.path.getmtime(os.path.join(out_dir, "results.json")) < since - 1:
+            return None
+        with open(os.path.join(out_dir, "plan.json")) as f:
+            plan = json.load(f)
+        with open(os.path.join(out_dir, "results.json")) as f:
+            res = json.load(f)
+        expect = {c["name"]: c.get("expect", "pass") for c in plan["cases"]}
+        return [{"case": r.get("case"), "expected": expect.get(r.get("case"), "pass"),
+                 "got": _OUTCOME.get(r.get("verdict"), "no verdict")}
+                for r in res["cases"]
+                if _OUTCOME.get(r.get("verdict"), "no verdict") != expect.get(r.get("case"), "pass")]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def run_harness(exe, contract, backend, status_path, out_dir=None):
+    """`ninja run`: one harness into build/runs/BACKEND/CONTRACT. Its exit
+    status is the step's: 0 when every case has its expected outcome (a
+    case may expect a refusal or a violation), 3 (no GPU) a skip."""
+    out_dir = out_dir or f"build/runs/{backend}/{contract}"
     t0 = time.time()
     try:
         rc = subprocess.call([exe, "--out", out_dir])
     except OSError as e:
         print(f"{exe}: cannot run ({e})", file=sys.stderr)
         rc = 2
-    status = {0: "pass", 1: "violation", 3: "skipped (no GPU)"}.get(rc, "error")
-    _write_json(status_path, {"contract": contract, "backend": backend, "harness": exe,
-                              "out": out_dir, "exit": rc, "status": status,
-                              "seconds": round(time.time() - t0, 3)})
+    status = {0: "as expected", 1: "unexpected verdict", 2: "unexpected refusal or error",
+              3: "skipped (no GPU)"}.get(rc, "error")
+    row = {"contract": contract, "backend": backend, "harness": exe,
+           "out": out_dir, "exit": rc, "status": status, "seconds": round(time.time() - t0, 3)}
+    unexpected = unexpected_cases(out_dir, t0) if rc != 3 else []
+    if unexpected is not None:
+        row["unexpected"] = unexpected
+    _write_json(status_path, row)
     if rc == 3:
         print(f"{contract}: no GPU on this machine: run skipped")
         return 0
+    for u in unexpected or []:
+        print(f"{contract}/{u['case']}: expected {u['expected']}, got {u['got']}")
     print(f"{contract} ({backend}): {status} (exit {rc}); results in {out_dir}")
     return rc
 
@@ -186,7 +223,8 @@ def replay(out, tolproof):
                           "status": "skipped (no tolproof command)"})
         return 0
     with open(log, "w") as f:
-        p = subprocess.run([tolproof, "replay"] + dirs, stdout=subprocess.PIPE,
+        # the recorded plans predate expectations: the current contracts' plans say them
+        p = subprocess.run([tolproof, "replay", "--expect-from", "build/gen"] + dirs, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
         f.write(p.stdout)
     sys.stdout.write(p.stdout)
@@ -222,7 +260,7 @@ def verdicts(tolproof):
             if rc not in (0, 2) or not dirs:
                 print(f"recorded/record-variants.sh failed (exit {rc})")
                 return 1
-            return subprocess.call([tolproof, "verdicts", "--json", out] + dirs)
+            return subprocess.call([tolproof, "verdicts", "--json", out, "--expect-from", "build/gen"] + dirs)
     elif _has_gpu():
         print("a GPU but no variant harness in build/variants/cuda (re-run ./configure, then ninja variants)")
     print("no GPU: replaying the recorded corpus", flush=True)
@@ -230,11 +268,12 @@ def verdicts(tolproof):
     if not dirs:
         print("no recorded corpus under recorded/variants: nothing to tabulate")
         return 0
-    p = subprocess.run([tolproof, "replay", "--quiet"] + dirs, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
+    # the corpus predates expectations: the current contracts' plans say them
+    p = subprocess.run([tolproof, "replay", "--quiet", "--expect-from", "build/gen"] + dirs,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else []
     print("\n".join(l for l in p.stdout.splitlines() if l.startswith("not ok")) or "\n".join(tail))
     if p.returncode != 0:
         print(f"replay of recorded/variants disagrees (exit {p.returncode}): no table")
         return 1
-    return subprocess.call([tolproof, "verdicts", "--json", out] + dirs)
+    return subprocess.call([tolproof, "verdicts", "--json", out, "--expect-from", "build/gen"] + dirs)

@@ -267,7 +267,8 @@ def render_variants_ninja(paths, plans, have_nvcc, gpu_at_configure):
 def verdicts_lines(build_first):
     # The GPU is looked for when ./configure runs: only then does `ninja
     # verdicts` build the variants (50 nvcc runs) before running them.
-    dep = "variants build/tolproof" if build_first else "build/tolproof"
+    # plans: the current contracts' expectations, for runs recorded before plans carried them
+    dep = "variants build/tolproof plans" if build_first else "build/tolproof plans"
     return ["", "# `ninja verdicts`: " + ("GPU found by ./configure: build, run, tabulate"
                                           if build_first else "no GPU at configure time: replay recorded/variants"),
             f"build verdicts: tp_verdicts | {dep} gen/tpgen.py gen/steps.py recorded/record-variants.sh"]

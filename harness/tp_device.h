@@ -62,8 +62,10 @@ typedef struct {
 /* The whole harness: arguments (tp_run_open), the device (exit 3 when
  * there is none), then every selected case: built from the plan, launched
  * once to warm up and --reps times timed, its outputs checked; then the
- * results. Returns the exit status: 0 every case within its bound, 1 a
- * violation, 2 an error or refusal (bad arguments included), 3 no GPU;
+ * results. Returns the exit status (harness/tp_expect.h): 0 every case has
+ * its expected outcome (a case may expect a refusal or a violation), 1 a
+ * verdict other than the expected one, 2 a refusal or error against its
+ * expectation (bad arguments and unwritable results included), 3 no GPU;
  * 0 after --help and --list. */
 int tp_harness_main(int argc, char **argv, const tp_harness_info *info, const tp_device *device);
 

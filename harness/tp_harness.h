@@ -20,12 +20,15 @@
  *       ... launch, copy the outputs into c's output tensors ...
  *       tp_run_case_end(run, i, median_ms, reps);  // checks, records verdicts
  *   }
- *   return tp_run_close(run);   // writes results; 0 all pass, 1 a violation, 2 an error
+ *   int expected = tp_expect_run_status(tp_run_plan(run), tp_run_case_records(run), stderr);
+ *   return tp_run_close(run) ? 2 : expected;   // writes results; the exit status (harness/tp_expect.h)
  */
 #ifndef TP_HARNESS_H
 #define TP_HARNESS_H
 #include "core/tp_plan.h"
 #include "core/tp_tensor.h"
+
+#include <jansson.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +66,9 @@ void tp_run_set_device(tp_run *run, const char *name, const char *arch,
 int tp_run_ncases(const tp_run *run);
 int tp_run_case_selected(const tp_run *run, int i);
 int tp_run_reps(const tp_run *run);
+/* The results.json "cases" records so far (the run owns them): what the
+ * expected outcomes are compared with (harness/tp_expect.h). */
+const json_t *tp_run_case_records(const tp_run *run);
 /* Validates the case (sizes, lengths, the contract's requirements), then
  * generates inputs, replaces those given by --input (dtype, element count,
  * shape and index range checked against the case) and poisons outputs (all
@@ -74,8 +80,9 @@ void tp_run_case_refuse(tp_run *run, int i, const char *why);
 /* Record a GPU error for this case (the case fails). */
 void tp_run_case_error(tp_run *run, int i, const char *what);
 void tp_run_case_end(tp_run *run, int i, double kernel_ms_median, int reps);
-/* Writes the results and frees the run: 0 all pass, 1 a violation, 2 an
- * error or refusal. */
+/* Writes the results and frees the run: 0, or 2 when they cannot be
+ * written. Verdicts, refusals and errors are results: whether they were
+ * expected is tp_expect_run_status's. */
 int tp_run_close(tp_run *run);
 /* Frees the run without writing anything (no GPU to run on). */
 void tp_run_abandon(tp_run *run);

@@ -23,7 +23,7 @@ for run in "${runs[@]}"; do
     rm -rf "recorded/variants/$device/$name"
     cp -r "$run" "recorded/variants/$device/$name"
 done
-build/tolproof replay --quiet "recorded/variants/$device"/*/
+build/tolproof replay --quiet --expect-from build/gen "recorded/variants/$device"/*/
 rc=0
 build/tolproof verdicts --json "build/verdicts-$device.json" "recorded/variants/$device"/*/ || rc=$?
 # 1: tolproof flagged a correct variant, a result to look at, not an import failure

@@ -16,4 +16,4 @@ for run in "$tmp"/cuda/*/; do
     cp -r "$run" "recorded/$device/$contract"
     # timings are kept, but they are not part of what a replay re-derives
 done
-build/tolproof replay "recorded/$device"/*/
+build/tolproof replay --expect-from build/gen "recorded/$device"/*/

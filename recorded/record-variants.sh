@@ -4,10 +4,12 @@
 # build/verdict-runs/NAME and packs build/verdict-runs into one archive,
 # ready for recorded/import-variants.sh on any machine.
 # Usage: recorded/record-variants.sh [ARCHIVE] (default build/verdict-runs.tar.gz)
-# Exit status: 0 every harness ran (exit 0 or 1: a violation is a result,
-# and wrong variants are meant to have them), 2 some harness refused a case
-# or failed (the others still ran; refused and error cases are recorded in
-# their results.json), 3 no GPU (nothing packed).
+# Exit status: 0 every harness ran (exit 0 or 1: a verdict other than the
+# expected one, a false alarm or a wrong variant not caught, is a result
+# too, which `tolproof verdicts` tabulates), 2 some harness refused a case
+# it was not expected to refuse or failed (the others still ran; refused
+# and error cases are recorded in their results.json), 3 no GPU (nothing
+# packed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 archive=${1:-build/verdict-runs.tar.gz}

@@ -218,6 +218,20 @@ bad "a model value the op does not offer" 33 'model.accumulation is "fp64"' '33s
 bad "bad fill: an index fill for an f16 tensor" 47 "fill 'randint' is for i32, i64 tensors, not f16" '47s/A = "normal(0, 1)"/A = "randint(0, 4)"/'
 bad "bad fill: uniform needs lo < hi" 47 "uniform needs lo < hi" '47s/A = "normal(0, 1)"/A = "uniform(1, 0)"/'
 bad "bad fill: wide beyond the generator's exponents" 47 "wide needs integer exponents" '47s/A = "normal(0, 1)"/A = "wide(-40, 0)"/'
+# expected outcomes (harness/tp_expect.h): pass, refused or violated
+bad "case expect: an unknown word" 49 "expect = 'maybe' in case 'a'" '48a expect = "maybe"'
+bad "case expect: not a string" 49 "expect = 1 in case 'a'" '48a expect = 1'
+bad "case expect: the verdict word instead of the outcome" 55 "expect = 'fail' in case 'b'" '54a expect = "fail"'
+mkdir -p "$tmp/exp"
+base | sed -e '48a expect = "violated"' >"$tmp/exp/gemm_fwd.toml"
+if $GEN plan "$tmp/exp/gemm_fwd.toml" -o "$tmp/exp/plan.json" &&
+    $PY -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+sys.exit([c["expect"] for c in p["cases"]] != ["violated", "pass"])' "$tmp/exp/plan.json"; then
+    ok "the plan carries each case's expectation, pass by default"
+else
+    not_ok "the plan carries each case's expectation, pass by default" "$(grep expect "$tmp/exp/plan.json" 2>&1)"
+fi
 # multi-line inline arrays / later keys: the locator finds the key's own line
 bad "key after a multi-line array" 17 "unknown key 'nme'" '12s/.*/args = [\n  "A", "B", "C",\n  "M", "N", "K"]/;15s/name/nme/'
 

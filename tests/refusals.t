@@ -4,9 +4,10 @@
 # output format the op does not support, a tile-multiple violation, an
 # index outside the vocabulary, and --input files that are an output,
 # truncated, or of the wrong element count, shape, dtype or index range.
-# Each refusal exits 2, names the tensor (or dim) and what was expected, is
-# recorded in results.json as refused with that reason, and leaves nothing
-# under outputs/ for the case. A correct --input file gives the same
+# Each refusal exits 2 (0 when the contract's case expects it: expect =
+# "refused"), names the tensor (or dim) and what was expected, is recorded
+# in results.json as refused with that reason, and leaves nothing under
+# outputs/ for the case. A correct --input file gives the same
 # verdict as the seeded case, and both replay.
 set -u
 cd "$(dirname "$0")/.."
@@ -14,15 +15,16 @@ tp=build/tolproof emu=build/tests/tool_emulate
 . tests/tap.sh
 
 # refused NAME CASE BY PATTERN PLAN ARGS...: runs the emulator on PLAN into
-# $tmp/NAME and checks the exit status, the message on stderr, the record
-# in results.json and that outputs/CASE does not exist.
+# $tmp/NAME and checks the exit status (2, or $want: 0 for a refusal the
+# case expects), the message on stderr, the record in results.json and that
+# outputs/CASE does not exist.
 refused() {
-    local name=$1 case=$2 by=$3 pattern=$4 plan=$5
+    local name=$1 case=$2 by=$3 pattern=$4 plan=$5 want=${want:-2}
     shift 5
     local out="$tmp/$name"
     "$emu" "$plan" "$out" --case "$case" "$@" >/dev/null 2>"$out.log"
     local rc=$?
-    [ "$rc" = 2 ]; ok $? "$name: refused with exit status 2 (got $rc)"
+    [ "$rc" = "$want" ]; ok $? "$name: refused with exit status $want (got $rc)"
     grep -qF -- "$pattern" "$out.log"; ok $? "$name: the message says '$pattern'"
     local res="$out/results.json"
     [ "$(grep -c '"verdict":' "$res")" = 1 ] && grep -qF "\"case\": \"$case\"" "$res" &&
@@ -53,11 +55,14 @@ EOF
 refused output_format normal_64 plan \
     "op gemm cannot check output C in bfloat16 (bf16): its outputs are binary16 (f16) only" "$tmp/gemm_bf16.plan.json"
 "$tp" replay "$tmp/output_format" >"$tmp/output_format.replay" 2>&1
-ok $? "output_format: replay re-derives the refusal"
+[ $? = 1 ] && grep -q "^ok - $tmp/output_format/normal_64: recorded refused .*, refusal re-derived" "$tmp/output_format.replay" &&
+    grep -q "^not ok - $tmp/output_format/normal_64: expected pass, got refused" "$tmp/output_format.replay"
+ok $? "output_format: replay re-derives the refusal, and names it as unexpected (the case expects a pass)"
 
 # a tile-multiple violation and an index outside the vocabulary, from the contracts
-refused tile_multiple refused_m100 plan "M and K must be multiples of 16" build/gen/gemm_bwd_a.plan.json
-refused vocabulary refused_out_of_range plan "is outside the vocabulary: expected 0 <= idx < 10" "$emb"
+# (the contracts' cases expect these refusals: exit 0)
+want=0 refused tile_multiple refused_m100 plan "M and K must be multiples of 16" build/gen/gemm_bwd_a.plan.json
+want=0 refused vocabulary refused_out_of_range plan "is outside the vocabulary: expected 0 <= idx < 10" "$emb"
 
 # inputs to feed back: every generated input of a few cases
 "$emu" "$gemm" "$tmp/seeded" --case normal_64 --dump-inputs >/dev/null 2>&1

@@ -20,8 +20,10 @@ grep -q "^not ok" "$tmp/replay.log"; ok $((1 - $?)) "replay reports no disagreem
 for m in fp16_accumulate drop_last_term; do
     "$emu" "$plan" "$tmp/$m" "${small[@]}" --mutant "$m" >/dev/null 2>&1
     [ $? = 1 ]; ok $? "planted error '$m' is a violation (harness exit 1)"
-    "$tp" replay "$tmp/$m" >/dev/null
-    ok $? "the violating run '$m' also re-derives (replay checks, not judges)"
+    "$tp" replay "$tmp/$m" >"$tmp/$m.replay"
+    [ $? = 1 ] && ! grep -q "disagrees" "$tmp/$m.replay" && grep -q "every verdict re-derived" "$tmp/$m.replay" &&
+        grep -q "^not ok - $tmp/$m/normal_64: expected pass, got violated$" "$tmp/$m.replay"
+    ok $? "the violating run '$m' also re-derives; replay exits 1 naming the cases that expected a pass"
 done
 
 gelu=build/gen/gelu_bwd.plan.json
@@ -114,8 +116,9 @@ done
 if [ ${#runs[@]} -eq 0 ]; then
     n=$((n + 1)); echo "ok $n # SKIP no recorded GPU run in recorded/"
 else
-    "$tp" replay --quiet "${runs[@]}" >"$tmp/rec.log"
-    ok $? "every recorded GPU run (${#runs[@]}) re-derives"
+    # recorded before plans carried expectations: the current contracts' plans say them
+    "$tp" replay --quiet --expect-from build/gen "${runs[@]}" >"$tmp/rec.log"
+    ok $? "every recorded GPU run (${#runs[@]}) re-derives, each case with its expected outcome"
     for r in "${runs[@]}"; do
         cp -r "$r" "$tmp/rec_copy"
         npy=$(find "$tmp/rec_copy/outputs" -name '*.npy' ! -name 'input_*' | sort | head -n 1)
@@ -124,7 +127,7 @@ else
         # flip the last byte of the first output: a real value, not padding
         last=$(od -An -tu1 -j $((size - 1)) -N1 "$npy" | tr -d ' ')
         printf "$(printf '\\%03o' $(((last + 1) % 256)))" | dd of="$npy" bs=1 seek=$((size - 1)) conv=notrunc status=none
-        "$tp" replay --case "$case_name" "$tmp/rec_copy" >/dev/null
+        "$tp" replay --expect-from build/gen --case "$case_name" "$tmp/rec_copy" >/dev/null
         [ $? = 1 ]; ok $? "a tampered copy of $r (case $case_name) fails the replay"
         rm -rf "$tmp/rec_copy"
     done

@@ -5,6 +5,8 @@
  *    gives NULL and one line that names the field, or a plan that still
  *    reads (an optional field), never a crash; the same for every entry of
  *    every array and object of the plan, recursively;
+ *  - a case's expected outcome (optional: recorded plans predate it), and
+ *    a word other than pass, refused and violated refused;
  *  - a plan with a 0 dim in a case still reads (the case is refused when
  *    it is built, as the harness records it) and is refused then;
  *  - the value tree: lookups of missing and mistyped keys, set in place
@@ -31,7 +33,7 @@ static const char plan_text[] =
     " \"cases\": [{\"name\": \"a\", \"seed\": 3, \"dims\": {\"n\": 4, \"V\": 5, \"D\": 6},"
     "   \"fill\": {\"idx\": \"randint(0, 5)\", \"W\": \"normal(0, 1)\"}, \"note\": \"first\"},"
     "   {\"name\": \"zero\", \"seed\": 4, \"dims\": {\"n\": 0, \"V\": 5, \"D\": 6},"
-    "   \"fill\": {\"idx\": \"randint(0, 5)\", \"W\": \"normal(0, 1)\"}}],"
+    "   \"fill\": {\"idx\": \"randint(0, 5)\", \"W\": \"normal(0, 1)\"}, \"expect\": \"refused\"}],"
     " \"claim\": {\"atol\": 0.5, \"source\": \"the pilots\"},"
     " \"launch\": {\"block\": [\"256\"], \"grid\": [\"n\", \"ceil_div(D, 256)\"], \"shared_bytes\": \"0\"},"
     " \"model\": {\"copy\": \"exact\", \"out_of_range\": \"unchanged\", \"ulp\": {\"cuda\": 2, \"x\": 1.5, \"on\": true}}}";
@@ -56,6 +58,9 @@ static void check_fields(void)
                p->cases[0].fill[2] == NULL && strcmp(p->cases[0].note, "first") == 0 &&
                strcmp(p->cases[1].note, "") == 0,
            "requirements and cases (dims in plan order, fills per tensor, note)");
+    tap_ok(p->cases[0].expect == TP_EXPECT_UNSTATED && p->cases[1].expect == TP_EXPECT_REFUSED &&
+               strcmp(tp_expected_word(p->cases[0].expect), "pass") == 0,
+           "expected outcomes: a case's expect, unstated (a pass) where the plan predates them");
     tap_ok(p->claim.atol == 0.5 && p->claim.rtol == 0 && p->launch.nblock == 1 && p->launch.ngrid == 2 &&
                strcmp(p->launch.grid[1], "ceil_div(D, 256)") == 0 && strcmp(p->launch.shared_bytes, "0") == 0 &&
                p->variant.name == NULL,
@@ -216,9 +221,23 @@ static void check_values(void)
     json_decref(j);
 }
 
+/* An expect word other than pass, refused and violated (the verdict word
+ * "fail", say) is refused, naming the case's field and the three words. */
+static void check_expect_word(void)
+{
+    const char *at = strstr(plan_text, "\"refused\"}]");
+    char text[sizeof plan_text + 8], err[400] = "";
+    snprintf(text, sizeof text, "%.*s\"fail\"%s", (int)(at - plan_text), plan_text, at + strlen("\"refused\""));
+    tp_plan *p = tp_plan_parse(text, err, sizeof err);
+    tap_ok(!p && strstr(err, "cases[1].expect is \"fail\"") && strstr(err, "\"pass\", \"refused\" or \"violated\""),
+           "expect = \"fail\" is refused: %s", err);
+    tp_plan_free(p);
+}
+
 int main(void)
 {
     check_fields();
+    check_expect_word();
     check_mutations();
     check_values();
     return tap_done();

@@ -7,6 +7,7 @@
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
 #include "harness/tp_device.h"
+#include "tests/host_device.h" /* host memory, no timings: the device around cpu_launch */
 #include "oracles/layernorm/layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
 #include <limits.h>
@@ -492,65 +493,6 @@ static int list_ops(void)
 static const tp_plan *emu_plan;
 static const char *emu_mutant = "none";
 
-/* The limits of an H100/H200, so the runtime's launch checks run too. */
-static int cpu_open(tp_device_props *p, char *err, size_t errlen)
-{
-    (void)err, (void)errlen;
-    snprintf(p->name, sizeof p->name, "cpu-emulation");
-    snprintf(p->arch, sizeof p->arch, "x86_64");
-    p->max_threads_per_block = 1024;
-    p->max_threads_dim[0] = p->max_threads_dim[1] = 1024;
-    p->max_threads_dim[2] = 64;
-    p->max_grid_size[0] = INT_MAX;
-    p->max_grid_size[1] = p->max_grid_size[2] = 65535;
-    p->shared_bytes_per_block = 49152;
-    return 0;
-}
-
-static int cpu_alloc(void **buffer, size_t bytes, char *err, size_t errlen)
-{
-    *buffer = malloc(bytes);
-    if (!*buffer)
-        snprintf(err, errlen, "malloc(%zu bytes): out of memory", bytes);
-    return *buffer ? 0 : -1;
-}
-
-static void cpu_release(void *buffer) { free(buffer); }
-
-static int cpu_copy(void *to, const void *from, size_t bytes, char *err, size_t errlen)
-{
-    (void)err, (void)errlen;
-    memcpy(to, from, bytes);
-    return 0;
-}
-
-static int cpu_synchronize(char *err, size_t errlen)
-{
-    (void)err, (void)errlen;
-    return 0;
-}
-
-/* Emulated launches take no device time: every timing is 0 ms. */
-static int timer_token;
-static int cpu_timer_create(void **timer, char *err, size_t errlen)
-{
-    (void)err, (void)errlen;
-    *timer = &timer_token;
-    return 0;
-}
-static void cpu_timer_release(void *timer) { (void)timer; }
-static int cpu_timer_start(void *timer, char *err, size_t errlen)
-{
-    (void)timer, (void)err, (void)errlen;
-    return 0;
-}
-static int cpu_timer_stop(void *timer, float *ms, char *err, size_t errlen)
-{
-    (void)timer, (void)err, (void)errlen;
-    *ms = 0.0f;
-    return 0;
-}
-
 /* The kernel on the "device" buffers: the case with its tensors' data
  * swapped for them. */
 static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_shape *shape, char *err, size_t errlen)
@@ -572,10 +514,6 @@ static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_sh
     return 0;
 }
 
-static const tp_device cpu_device = {
-    cpu_open,         cpu_alloc,         cpu_release,     cpu_copy,       cpu_copy, cpu_synchronize,
-    cpu_timer_create, cpu_timer_release, cpu_timer_start, cpu_timer_stop, cpu_launch,
-};
 
 /* The emulated device is "cuda": the ops then use the CUDA ulp bounds the
  * contracts document, as the recorded runs do. */
@@ -614,6 +552,7 @@ int main(int argc, char **argv)
     }
     emu_plan = plan;
     tp_harness_info info = {text, "cuda", "cpu emulation (gcc)", "tests/tool_emulate.c"};
+    tp_device cpu_device = host_device_with(cpu_launch);
     int rc = tp_harness_main(hargc, hargv, &info, &cpu_device);
     tp_plan_free(plan);
     return rc;

@@ -104,10 +104,18 @@ grep -q '"false_alarms": 0' "$tmp/v.json" && grep -q '"adversarial_case": "cance
 ok $? "--json writes the counts and the tightness"
 
 sed -i 's/"expect": "wrong"/"expect": "correct"/' "$tmp/r/off2/plan.json"
-"$tp" verdicts "$tmp"/r/* >"$tmp/table2.md" 2>/dev/null
+"$tp" verdicts "$tmp"/r/* >"$tmp/table2.md" 2>"$tmp/verdicts2.err"
 [ $? = 1 ]; ok $? "exit 1 when tolproof flags a correct variant"
+grep -q "^tolproof verdicts: unexpected outcome: $tmp/r/off2/tiny_1x1x1: expected pass, got violated$" "$tmp/verdicts2.err"
+ok $? "and names the case: expected pass, got violated"
 check_row2() { [ "$(grep "^| tolproof |" "$tmp/table2.md" | awk -F'|' '{gsub(/ /, "", $4); print $4}')" = "1/4" ]; }
 check_row2; ok $? "and the table counts it as a false alarm"
+# a wrong variant that no case shows: its expected outcome is a violation somewhere
+cp -r "$tmp/r/exact100" "$tmp/missed"
+sed -i 's/"expect": "correct"/"expect": "wrong"/' "$tmp/missed/plan.json"
+"$tp" verdicts "$tmp/missed" >/dev/null 2>"$tmp/missed.err"
+[ $? = 1 ] && grep -q "^tolproof verdicts: unexpected outcome: $tmp/missed: expected a violation on some case (a wrong variant), got none" "$tmp/missed.err"
+ok $? "exit 1 when tolproof misses a wrong variant, named"
 "$tp" verdicts "$tmp/r/good" build/gen >/dev/null 2>&1
 [ $? = 2 ]; ok $? "a directory that is not a run is an error (exit 2)"
 
@@ -126,10 +134,11 @@ runs=(recorded/variants/*/*/)
 if [ ${#runs[@]} -eq 0 ]; then
     n=$((n + 1)); echo "ok $n # SKIP no recorded corpus"
 else
-    "$tp" replay --quiet "${runs[@]}" >"$tmp/rec.log"
-    ok $? "every recorded variant run (${#runs[@]}) re-derives"
-    "$tp" verdicts "${runs[@]}" >"$tmp/rec.md" 2>"$tmp/rec.err"
-    ok $? "tolproof flags no correct variant of the recorded corpus"
+    # recorded before plans carried expectations: the current contracts' plans say them
+    "$tp" replay --quiet --expect-from build/gen "${runs[@]}" >"$tmp/rec.log"
+    ok $? "every recorded variant run (${#runs[@]}) re-derives, with its expected outcomes"
+    "$tp" verdicts --expect-from build/gen "${runs[@]}" >"$tmp/rec.md" 2>"$tmp/rec.err"
+    ok $? "tolproof flags no correct variant of the recorded corpus, and every case has its expected outcome"
     r=$(grep "^| tolproof |" "$tmp/rec.md" | awk -F'|' '{gsub(/ /, "", $4); gsub(/ /, "", $5); print $4 " " $5}')
     fa=${r%%/*} k=${r#* } kills=${k%%/*} wrong=${k#*/}
     [ "$fa" = 0 ] && [ "$wrong" -gt 0 ] && [ $((kills * 100)) -ge $((wrong * 95)) ]
