@@ -20,6 +20,11 @@ void tp_summary_help(FILE *f)
                "(refused counts every case without a pass/fail verdict), the largest err/bound of\n"
                "passing cases, the claim audit (each case with outputs counted once: implied, too\n"
                "strict, too loose, or both), whether the contract was met and the first violation.\n"
+               "\"met\" needs a pass or fail verdict (or a refusal by the plan) for every case, no\n"
+               "failure and one pass; a run with an error, or with no case judged, is \"not shown\". It\n"
+               "says \"on the selected cases\" for a run of some cases (--case) and counts the cases\n"
+               "run on supplied inputs (--input) rather than the seeds. summary reads results.json as\n"
+               "it is; `tolproof replay` checks it.\n"
                "Exit status: 0 every results.json read, 2 one could not be read (its row is left out).\n");
 }
 
@@ -28,13 +33,15 @@ static void row(const json_t *res)
     tp_tally t;
     tp_tally_results(res, &t);
     json_t *dev = json_object_get(res, "device");
-    char ratio[32] = "-";
+    char ratio[32] = "-", contract[160];
+    tp_tally_contract(&t, contract, sizeof contract);
     if (t.pass)
         snprintf(ratio, sizeof ratio, "%.3g", t.max_ratio_passing);
-    printf("| %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | %s |\n",
-           json_string_value(json_object_get(res, "contract")), json_string_value(json_object_get(dev, "name")),
-           t.cases, t.pass, t.fail, tp_tally_unjudged(&t), ratio, t.implied, t.strict, t.loose, t.both,
-           t.fail ? "**violated**" : "met", t.first_violation[0] ? t.first_violation : "-");
+    const char *contract_name = json_string_value(json_object_get(res, "contract"));
+    const char *device = json_string_value(json_object_get(dev, "name"));
+    printf("| %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | %s |\n", contract_name ? contract_name : "?",
+           device ? device : "?", t.cases, t.pass, t.fail, tp_tally_unjudged(&t), ratio, t.implied, t.strict, t.loose,
+           t.both, contract, t.first_violation[0] ? t.first_violation : "-");
 }
 
 int tp_summary_main(int argc, char **argv)
@@ -54,6 +61,12 @@ int tp_summary_main(int argc, char **argv)
         json_t *res = json_load_file(path, 0, &je);
         if (!res) {
             fprintf(stderr, "%s:%d: %s\n", path, je.line, je.text);
+            status = 2;
+            continue;
+        }
+        if (!json_is_object(res) || !json_is_array(json_object_get(res, "cases"))) {
+            fprintf(stderr, "%s: not a run's results (an object with a \"cases\" array)\n", path);
+            json_decref(res);
             status = 2;
             continue;
         }

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tp_replay.h"
 
+#include "cli/tp_record_checks.h"
 #include "harness/tp_check.h"
 #include "core/tp_case.h"
 #include "core/tp_npy.h"
@@ -251,6 +252,13 @@ static int replay_case(const char *dir, const tp_plan *plan, const char *backend
     char err[800];
     tp_case *c = tp_check_case_build(plan, idx, backend, err, sizeof err);
     if (strcmp(verdict, "refused") == 0 || strcmp(verdict, "error") == 0) {
+        char why[600];
+        if (tp_check_unjudged(rec, why, sizeof why)) {
+            tp_case_free(c);
+            printf("not ok - %s/%s: %s\n", dir, name, why);
+            note_first(opts, dir, index, ".verdict", name);
+            return 1;
+        }
         const char *by = json_string_value(json_object_get(rec, "by"));
         const char *reason = json_string_value(json_object_get(rec, "reason"));
         int plan_refusal = by && strcmp(by, "plan") == 0;
@@ -353,8 +361,18 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
         tp_plan_free(plan);
         return 2;
     }
+    /* every case of the plan exactly once, before any case is re-derived */
+    char first[1400] = "";
+    int bad = tp_check_coverage_plan(dir, plan, res, first, sizeof first);
+    if (opts && !opts->first[0])
+        snprintf(opts->first, sizeof opts->first, "%s", first);
+    if (bad == 2) {
+        json_decref(res);
+        tp_plan_free(plan);
+        return 2;
+    }
     const char *backend = json_string_value(json_object_get(res, "backend"));
-    int bad = 0, rewritten = 0;
+    int rewritten = 0;
     size_t i;
     json_t *rec;
     json_array_foreach(json_object_get(res, "cases"), i, rec)

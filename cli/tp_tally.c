@@ -57,6 +57,7 @@ static void violation_text(char *out, size_t len, const char *case_name, const c
 void tp_tally_results(const json_t *results, tp_tally *t)
 {
     memset(t, 0, sizeof *t);
+    t->selected = json_object_get(results, "selected_cases") != NULL;
     size_t i;
     json_t *cr;
     json_array_foreach(json_object_get(results, "cases"), i, cr)
@@ -69,6 +70,8 @@ void tp_tally_results(const json_t *results, tp_tally *t)
         t->refused += strcmp(v, "refused") == 0;
         t->error += strcmp(v, "error") == 0;
         t->other += !pass && strcmp(v, "fail") != 0 && strcmp(v, "refused") != 0 && strcmp(v, "error") != 0;
+        t->plan_refused += strcmp(v, "refused") == 0 && strcmp(str(cr, "by"), "plan") == 0;
+        t->from_files += json_object_get(cr, "inputs_from") != NULL;
         switch (tp_case_claim(cr)) {
         case TP_CLAIM_IMPLIED: t->implied++; break;
         case TP_CLAIM_STRICT: t->strict++; break;
@@ -88,6 +91,22 @@ void tp_tally_results(const json_t *results, tp_tally *t)
                 violation_text(t->first_violation, sizeof t->first_violation, str(cr, "case"), name, fv);
         }
     }
+    t->unverified = t->cases - t->pass - t->fail - t->plan_refused;
+}
+
+void tp_tally_contract(const tp_tally *t, char *out, size_t len)
+{
+    if (t->fail)
+        snprintf(out, len, "**violated**");
+    else if (t->unverified)
+        snprintf(out, len, "**not shown**: %d case(s) without a re-derivable verdict", t->unverified);
+    else if (!t->pass)
+        snprintf(out, len, "**not shown**: no case judged");
+    else if (t->from_files)
+        snprintf(out, len, "met%s, %d case(s) on supplied inputs", t->selected ? " on the selected cases" : "",
+                 t->from_files);
+    else
+        snprintf(out, len, "met%s", t->selected ? " on the selected cases" : "");
 }
 
 int tp_tally_unjudged(const tp_tally *t) { return t->refused + t->error + t->other; }
