@@ -148,7 +148,8 @@ static int audit_root(audit *a)
     const json_t *mruns = json_object_get(manifest, "runs");
     if (json_integer_value(json_object_get(manifest, "tolproof_bundle")) != TP_BUNDLE_FORMAT || !json_is_object(files) ||
         !json_is_array(mruns)) {
-        report(a, 0, "manifest.json", "not a tolproof_bundle %d manifest (no files object or runs array)", TP_BUNDLE_FORMAT);
+        report(a, 0, "manifest.json", "not a tolproof_bundle %d manifest (format %lld; a files object and a runs array)",
+               TP_BUNDLE_FORMAT, (long long)json_integer_value(json_object_get(manifest, "tolproof_bundle")));
         json_decref(manifest);
         return 2;
     }

@@ -73,7 +73,7 @@ ok $? "so does summary.tex"
 ok $? "the manifest follows docs/manifest.schema.json"
 grep -q '"z3"' "$tmp/bA/manifest.json" && grep -q '"seed": 2' "$tmp/bA/manifest.json" && grep -q '"commit"' "$tmp/bA/manifest.json"
 ok $? "the manifest records tool versions, seeds and the git commit"
-sed 's/"tolproof_bundle": 1/"tolproof_bundle": 2/' "$tmp/bA/manifest.json" >"$tmp/bad_manifest.json"
+sed 's/"tolproof_bundle": 2/"tolproof_bundle": 3/' "$tmp/bA/manifest.json" >"$tmp/bad_manifest.json"
 "$schema" docs/manifest.schema.json "$tmp/bad_manifest.json" >/dev/null
 [ $? = 1 ]; ok $? "a manifest of another format does not follow the schema"
 sed '/"cvc4":/d' "$tmp/bA/manifest.json" >"$tmp/bad_manifest.json"
