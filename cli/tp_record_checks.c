@@ -163,13 +163,14 @@ int tp_check_unjudged(const json_t *record, char *why, size_t whylen)
     {
         if (strcmp(key, "case") != 0 && strcmp(key, "verdict") != 0 && strcmp(key, "by") != 0 &&
             strcmp(key, "reason") != 0) {
-            snprintf(why, whylen, "a %s record with key \"%.100s\", which no harness writes there", verdict, key);
+            snprintf(why, whylen, "%s %s record with key \"%.100s\", which no harness writes there",
+                     strcmp(verdict, "error") == 0 ? "an" : "a", verdict, key);
             return 1;
         }
     }
     if (!by || !written_by_harness(verdict, by) || !reason || !reason[0]) {
-        snprintf(why, whylen, "a %s record with %s%.100s%s and %s, which no harness writes (a reason, and \"by\" %s)",
-                 verdict, by ? "\"by\": \"" : "no \"by\"", by ? by : "", by ? "\"" : "",
+        snprintf(why, whylen, "%s %s record with %s%.100s%s and %s, which no harness writes (a reason, and \"by\" %s)",
+                 strcmp(verdict, "error") == 0 ? "an" : "a", verdict, by ? "\"by\": \"" : "no \"by\"", by ? by : "", by ? "\"" : "",
                  reason && reason[0] ? "a reason" : "no reason",
                  strcmp(verdict, "refused") == 0 ? "plan, input or harness" : "harness, checker or input");
         return 1;

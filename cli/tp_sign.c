@@ -26,15 +26,16 @@ static void openssl_error(char *out, size_t len)
 {
     unsigned long e = ERR_get_error();
     const char *why = e ? ERR_reason_error_string(e) : NULL;
-    snprintf(out, len, "%s", why ? why : "no PEM key found");
+    snprintf(out, len, "OpenSSL: %s", why ? why : "no PEM key found");
     ERR_clear_error();
 }
 
 static EVP_PKEY *ed25519_only(EVP_PKEY *k, const char *path, char *err, size_t errlen)
 {
     if (k && EVP_PKEY_id(k) != EVP_PKEY_ED25519) {
-        snprintf(err, errlen, "%s: a %s key; tolproof signs with Ed25519 (openssl genpkey -algorithm ed25519)", path,
-                 OBJ_nid2sn(EVP_PKEY_id(k)));
+        const char *type = EVP_PKEY_get0_type_name(k);
+        snprintf(err, errlen, "%s: its key type is %s; tolproof signs with Ed25519 (openssl genpkey -algorithm ed25519)",
+                 path, type ? type : "not Ed25519");
         EVP_PKEY_free(k);
         return NULL;
     }
