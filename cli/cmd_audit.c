@@ -23,6 +23,7 @@
 #include "cli/tp_sign.h"
 #include "cli/tp_spawn.h"
 #include "cli/tp_svg.h"
+#include "cli/tp_tally.h"
 #include "cli/tp_tree.h"
 #include "cli/tp_untar.h"
 #include "core/tp_plan.h"
@@ -46,6 +47,7 @@ typedef struct {
     int signature;      /* tp_sign_verify's answer */
     char signer[32];    /* fingerprint of the key signature.json names */
     int no_proofs;      /* the bundle has no proof reports */
+    int gpu_errors;     /* cases recorded as errors by fault or timeout: the GPU's word */
     const char *bundle; /* as given */
 } audit;
 
@@ -234,10 +236,21 @@ static int audit_root(audit *a)
         int ncases = 0;
         int s = tp_replay_dir(dir, a->quiet, NULL, &ncases, &opts);
         a->checks += ncases;
+        a->gpu_errors += opts.gpu_errors;
+        tp_tally t;
+        char contract[200];
+        tp_tally_results(res, &t);
+        tp_tally_contract(&t, contract, sizeof contract);
         if (s)
             report(a, 0, file, "%s", opts.first[0] ? strchr(opts.first, ' ') + 1 : "does not re-derive");
+        else if (opts.gpu_errors)
+            report(a, 1, file,
+                   "%d case(s) re-derived from the seeds and the stored outputs, %d error(s) by fault or timeout "
+                   "on the GPU's word; contract: %s",
+                   ncases - opts.gpu_errors, opts.gpu_errors, contract);
         else
-            report(a, 1, file, "all %d case(s) re-derived from the seeds and the stored outputs", ncases);
+            report(a, 1, file, "all %d case(s) re-derived from the seeds and the stored outputs; contract: %s", ncases,
+                   contract);
         json_array_append_new(runs, json_pack("{s:s,s:o,s:o}", "run", dir + 5, "results", res, "plan", plan));
     }
 
@@ -293,8 +306,12 @@ static int audit_root(audit *a)
 /* What the audit showed and what it cannot show, in words, after the tally. */
 static void trust_statement(const audit *a)
 {
-    printf("# shown: every verdict re-derived from the bundled tensors and the seeds, every generated file\n"
-           "#   regenerated, every file hashed in manifest.json, nothing unlisted\n");
+    printf("# shown: every verdict%s re-derived from the bundled tensors and the seeds, every generated file\n"
+           "#   regenerated, every file hashed in manifest.json, nothing unlisted\n",
+           a->gpu_errors ? " with outputs" : "");
+    printf("# on the GPU's word alone: %d verdict(s), errors by fault or timeout (a kernel that faulted or hung\n"
+           "#   leaves no outputs to re-derive); a contract with such a case is not met\n",
+           a->gpu_errors);
     if (a->no_proofs)
         printf("# not shown: that any oracle is proven (the bundle has no proof reports)\n");
     if (a->signature == 0 && a->key)
@@ -324,7 +341,9 @@ void tp_audit_help(FILE *f)
                "bundle's copy must be that file), every case of every plan re-derived from the seeds\n"
                "and stored outputs, every generated file (summaries, TAP logs, plots, the manifest's\n"
                "runs, devices and proofs) regenerated and compared byte for byte, and signature.json.\n"
-               "Prints one TAP-style line per check, then what the audit showed and what it cannot:\n"
+               "Prints one TAP-style line per check, then what the audit showed and what it cannot,\n"
+               "and how many verdicts rest on the GPU's word alone (errors by fault or timeout: a kernel\n"
+               "that faulted or hung leaves no outputs; its contract is not met):\n"
                "an unsigned bundle shows that its files agree with each other, not who made it (anyone\n"
                "can rewrite outputs and recompute every hash); a signature checked with --key shows who\n"
                "made it; nothing in a bundle shows that a GPU really ran the kernel.\n"

@@ -26,22 +26,28 @@ void tp_replay_help(FILE *f)
                "               re-generate the Evidence and Non-claims of results.json where every\n"
                "               other field re-derives identically (the documented migrations of\n"
                "               recorded/MIGRATIONS.md); the run is left untouched otherwise\n"
-               "Exit status: 0 every case re-derives identically, 1 a disagreement, 2 a run\n"
-               "directory cannot be read.\n");
+               "Before any case, each run must have exactly one record per case of its plan (or of its\n"
+               "\"selected_cases\", which a run with --case records). A record without outputs is\n"
+               "accepted only as a refusal by the plan (re-derived) or as an error by \"fault\" or\n"
+               "\"timeout\" with its reason (a kernel that faulted or hung): that is the GPU's word,\n"
+               "not re-derived, said so on its line and counted apart in the last line. Any other\n"
+               "error or refusal is a disagreement.\n"
+               "Exit status: 0 every case re-derives identically (errors by fault or timeout apart),\n"
+               "1 a disagreement, 2 a run directory cannot be read.\n");
 }
 
 int tp_replay_main(int argc, char **argv)
 {
     int quiet = 0, status = 0, ndirs = 0, ncases = 0;
     const char *only = NULL;
-    tp_replay_opts rewrite = {.rewrite_statements = 1}, *opts = NULL;
+    tp_replay_opts opts = {0};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
             continue;
         }
         if (strcmp(argv[i], "--rewrite-statements") == 0) {
-            opts = &rewrite;
+            opts.rewrite_statements = 1;
             continue;
         }
         if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
@@ -52,7 +58,7 @@ int tp_replay_main(int argc, char **argv)
         size_t len = strlen(argv[i]);
         while (len > 1 && argv[i][len - 1] == '/')
             argv[i][--len] = 0;
-        int s = tp_replay_dir(argv[i], quiet, only, &ncases, opts);
+        int s = tp_replay_dir(argv[i], quiet, only, &ncases, &opts);
         status = status > s ? status : s;
         ndirs++;
     }
@@ -60,7 +66,12 @@ int tp_replay_main(int argc, char **argv)
         tp_replay_help(stderr);
         return 2;
     }
-    printf("# replayed %d case(s) in %d run(s): %s\n", ncases, ndirs,
-           status == 0 ? "every verdict re-derived" : "DISAGREEMENT");
+    if (status == 0 && opts.gpu_errors)
+        printf("# replayed %d case(s) in %d run(s): every verdict re-derived but %d error(s) by fault or timeout, "
+               "the GPU's word\n",
+               ncases, ndirs, opts.gpu_errors);
+    else
+        printf("# replayed %d case(s) in %d run(s): %s\n", ncases, ndirs,
+               status == 0 ? "every verdict re-derived" : "DISAGREEMENT");
     return status;
 }

@@ -21,10 +21,11 @@ void tp_summary_help(FILE *f)
                "passing cases, the claim audit (each case with outputs counted once: implied, too\n"
                "strict, too loose, or both), whether the contract was met and the first violation.\n"
                "\"met\" needs a pass or fail verdict (or a refusal by the plan) for every case, no\n"
-               "failure and one pass; a run with an error, or with no case judged, is \"not shown\". It\n"
-               "says \"on the selected cases\" for a run of some cases (--case) and counts the cases\n"
-               "run on supplied inputs (--input) rather than the seeds. summary reads results.json as\n"
-               "it is; `tolproof replay` checks it.\n"
+               "failure and one pass. A run with an error by fault or timeout (a kernel that faulted or\n"
+               "hung: the GPU's word) is \"not met\"; one with another error, or with no case judged,\n"
+               "is \"not shown\". It says \"on the selected cases\" for a run of some cases (--case)\n"
+               "and counts the cases run on supplied inputs (--input) rather than the seeds. summary\n"
+               "reads results.json as it is; `tolproof replay` checks it.\n"
                "Exit status: 0 every results.json read, 2 one could not be read (its row is left out).\n");
 }
 

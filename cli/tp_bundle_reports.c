@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "cli/tp_bundle_reports.h"
 
+#include "cli/tp_record_checks.h"
+
 #include "cli/tp_tally.h"
 #include "harness/tp_check.h"
 #include "harness/tp_report.h"
@@ -59,7 +61,9 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
 {
     fprintf(f, "# Evidence bundle\n\n");
     fprintf(f, "Every verdict below is re-derived by `tolproof audit` from the recorded seeds and the stored "
-               "outputs; times are in `timing.json`, hashes in `manifest.json`. What the audit cannot show: who "
+               "outputs, but an error by fault or timeout (a kernel that faulted or hung leaves no outputs: that "
+               "case rests on the GPU's word, and its contract is not met); times are in `timing.json`, hashes in "
+               "`manifest.json`. What the audit cannot show: who "
                "made the bundle (only a signature, `signature.json`, checked with `tolproof audit --key`, shows "
                "that) and that a GPU really ran the kernel (nothing in a bundle shows that).\n\n");
     fprintf(f, "## Contracts\n\n");
@@ -156,6 +160,12 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
             {
                 fprintf(f, "%s%s=%lld", first ? "" : " ", dn, (long long)json_integer_value(dv));
                 first = 0;
+            }
+            if (tp_record_is_gpu_error(cr)) {
+                fprintf(f, " | **error** by %s, the GPU's word (not re-derived): ", str(cr, "by"));
+                md_cell(f, str(cr, "reason"));
+                fprintf(f, " | - | - | - | - | - | - | - |\n");
+                continue;
             }
             if (strcmp(verdict, "pass") != 0 && strcmp(verdict, "fail") != 0) {
                 fprintf(f, " | %s: ", verdict);

@@ -141,45 +141,62 @@ int tp_check_coverage_plan(const char *dir, const tp_plan *plan, const json_t *r
 }
 
 /* What a harness writes for a case without outputs (harness/tp_run.c):
- * refused by plan, input or harness; error by harness, checker or input. */
+ * refused by plan, input or harness; error by harness, checker or input,
+ * and, with fault isolation, by fault or timeout. */
 static int written_by_harness(const char *verdict, const char *by)
 {
-    static const char *const refused[] = {"plan", "input", "harness"}, *const error[] = {"harness", "checker", "input"};
-    const char *const *ok = strcmp(verdict, "refused") == 0 ? refused : error;
-    for (int i = 0; i < 3; i++)
-        if (strcmp(by, ok[i]) == 0)
+    static const char *const refused[] = {"plan", "input", "harness", NULL},
+                             *const error[] = {"harness", "checker", "input", "fault", "timeout", NULL};
+    for (const char *const *ok = strcmp(verdict, "refused") == 0 ? refused : error; *ok; ok++)
+        if (strcmp(by, *ok) == 0)
             return 1;
     return 0;
 }
 
-int tp_check_unjudged(const json_t *record, char *why, size_t whylen)
+int tp_record_is_gpu_error(const json_t *record)
+{
+    const char *verdict = json_string_value(json_object_get(record, "verdict"));
+    const char *by = json_string_value(json_object_get(record, "by"));
+    return verdict && by && strcmp(verdict, "error") == 0 && (strcmp(by, "fault") == 0 || strcmp(by, "timeout") == 0);
+}
+
+tp_unjudged tp_check_unjudged(const json_t *record, char *why, size_t whylen)
 {
     const char *verdict = json_string_value(json_object_get(record, "verdict"));
     const char *by = json_string_value(json_object_get(record, "by"));
     const char *reason = json_string_value(json_object_get(record, "reason"));
+    const char *article = strcmp(verdict, "error") == 0 ? "an" : "a";
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)record, key, v)
     {
         if (strcmp(key, "case") != 0 && strcmp(key, "verdict") != 0 && strcmp(key, "by") != 0 &&
             strcmp(key, "reason") != 0) {
-            snprintf(why, whylen, "%s %s record with key \"%.100s\", which no harness writes there",
-                     strcmp(verdict, "error") == 0 ? "an" : "a", verdict, key);
-            return 1;
+            snprintf(why, whylen, "%s %s record with key \"%.100s\", which no harness writes there", article, verdict,
+                     key);
+            return TP_UNJUDGED_REFUSED;
         }
     }
     if (!by || !written_by_harness(verdict, by) || !reason || !reason[0]) {
         snprintf(why, whylen, "%s %s record with %s%.100s%s and %s, which no harness writes (a reason, and \"by\" %s)",
-                 strcmp(verdict, "error") == 0 ? "an" : "a", verdict, by ? "\"by\": \"" : "no \"by\"", by ? by : "", by ? "\"" : "",
+                 article, verdict, by ? "\"by\": \"" : "no \"by\"", by ? by : "", by ? "\"" : "",
                  reason && reason[0] ? "a reason" : "no reason",
-                 strcmp(verdict, "refused") == 0 ? "plan, input or harness" : "harness, checker or input");
-        return 1;
+                 strcmp(verdict, "refused") == 0 ? "plan, input or harness"
+                                                 : "harness, checker, input, fault or timeout");
+        return TP_UNJUDGED_REFUSED;
     }
     if (strcmp(verdict, "refused") == 0 && strcmp(by, "plan") == 0)
-        return 0;
+        return TP_UNJUDGED_PLAN_REFUSAL;
+    /* a kernel that faulted or hung has no outputs to re-derive: the
+     * record is the GPU's word, accepted as that and never as "met" */
+    if (tp_record_is_gpu_error(record))
+        return TP_UNJUDGED_GPU_WORD;
     snprintf(why, whylen, "recorded %s by %s (%.300s): %s, so replay does not accept it", verdict, by, reason,
              strcmp(by, "input") == 0     ? "the --input file was not kept and nothing in the run re-derives it"
              : strcmp(by, "checker") == 0 ? "replay does not re-derive a failure of the checker"
-                                          : "it is the GPU run's word and nothing in the run re-derives it");
-    return 1;
+             : strcmp(verdict, "error") == 0
+                 ? "it is the harness's word (only an error by fault or timeout is taken as the GPU's word) and "
+                   "nothing in the run re-derives it"
+                 : "it is the harness's word and nothing in the run re-derives it");
+    return TP_UNJUDGED_REFUSED;
 }

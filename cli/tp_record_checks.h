@@ -28,13 +28,33 @@ int tp_check_coverage(const char *dir, const char *const *plan_cases, size_t npl
 int tp_check_coverage_plan(const char *dir, const tp_plan *plan, const json_t *results, char *first,
                            size_t firstlen);
 
-/* For a record whose verdict is "refused" or "error": 0 when it is a
- * refusal by the plan, which replay re-derives; 1 otherwise, with the
- * reason replay does not accept it in `why`: the record is not one a
- * harness writes (keys other than case, verdict, by and reason, or a "by"
- * no harness writes for that verdict, or no reason), or it is a claim
- * that nothing in the run can re-derive (an error, or a refusal by the
- * harness or for an --input file: the GPU's word, or a file that was not
- * kept). */
-int tp_check_unjudged(const json_t *record, char *why, size_t whylen);
+/* What replay makes of a record without outputs (verdict "refused" or
+ * "error"). */
+typedef enum {
+    /* a refusal by the plan: replay re-derives it */
+    TP_UNJUDGED_PLAN_REFUSAL = 0,
+    /* not accepted: `why` says why */
+    TP_UNJUDGED_REFUSED = 1,
+    /* an error by "fault" (the kernel faulted: the CUDA/HIP error text as
+     * reason) or by "timeout" (the watchdog's limit as reason), as a
+     * harness with fault isolation writes it: the GPU's word, which
+     * nothing in the run can re-derive. Replay accepts it as such and
+     * says so; summary, summary.md and the audit never call a contract
+     * with such a case met. */
+    TP_UNJUDGED_GPU_WORD = 2,
+} tp_unjudged;
+
+/* For a record whose verdict is "refused" or "error": a refusal by the
+ * plan, an error by fault or timeout (the GPU's word), or refused, with
+ * the reason replay does not accept it in `why`: the record is not one a
+ * harness writes (keys other than case, verdict, by and reason, a "by" no
+ * harness writes for that verdict, or no reason), or it is a claim that
+ * nothing in the run can re-derive and that replay does not take on
+ * trust (an error by the harness, the checker or for an --input file, or
+ * a refusal by the harness or for an --input file). */
+tp_unjudged tp_check_unjudged(const json_t *record, char *why, size_t whylen);
+
+/* 1 when a results.json case record is an error by "fault" or "timeout"
+ * (tp_check_unjudged says whether it is well formed). */
+int tp_record_is_gpu_error(const json_t *record);
 #endif

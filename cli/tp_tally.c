@@ -1,5 +1,6 @@
 #include "cli/tp_tally.h"
 
+#include "cli/tp_record_checks.h"
 #include "harness/tp_check.h"
 
 #include <stdio.h>
@@ -71,6 +72,7 @@ void tp_tally_results(const json_t *results, tp_tally *t)
         t->error += strcmp(v, "error") == 0;
         t->other += !pass && strcmp(v, "fail") != 0 && strcmp(v, "refused") != 0 && strcmp(v, "error") != 0;
         t->plan_refused += strcmp(v, "refused") == 0 && strcmp(str(cr, "by"), "plan") == 0;
+        t->gpu_errors += tp_record_is_gpu_error(cr);
         t->from_files += json_object_get(cr, "inputs_from") != NULL;
         switch (tp_case_claim(cr)) {
         case TP_CLAIM_IMPLIED: t->implied++; break;
@@ -91,13 +93,20 @@ void tp_tally_results(const json_t *results, tp_tally *t)
                 violation_text(t->first_violation, sizeof t->first_violation, str(cr, "case"), name, fv);
         }
     }
-    t->unverified = t->cases - t->pass - t->fail - t->plan_refused;
+    t->unverified = t->cases - t->pass - t->fail - t->plan_refused - t->gpu_errors;
 }
 
 void tp_tally_contract(const tp_tally *t, char *out, size_t len)
 {
     if (t->fail)
         snprintf(out, len, "**violated**");
+    else if (t->gpu_errors && t->unverified)
+        snprintf(out, len,
+                 "**not met**: %d case(s) in error (fault or timeout, the GPU's word); %d case(s) without a "
+                 "re-derivable verdict",
+                 t->gpu_errors, t->unverified);
+    else if (t->gpu_errors)
+        snprintf(out, len, "**not met**: %d case(s) in error (fault or timeout, the GPU's word)", t->gpu_errors);
     else if (t->unverified)
         snprintf(out, len, "**not shown**: %d case(s) without a re-derivable verdict", t->unverified);
     else if (!t->pass)

@@ -22,11 +22,12 @@ typedef struct {
     int pass, fail, refused, error, other;
     /* cases with at least one output, by claim category */
     int implied, strict, loose, both;
-    /* refusals by the plan, which replay re-derives; cases that are
-     * neither pass, fail nor such a refusal (errors, refusals by the
-     * harness or for an --input file, a missing or unknown verdict): no
-     * replay can stand behind them */
-    int plan_refused, unverified;
+    /* refusals by the plan, which replay re-derives; errors by "fault"
+     * or "timeout" (a kernel that faulted or hung: the GPU's word, which
+     * replay accepts as such); cases that are none of these nor pass or
+     * fail (other errors, refusals by the harness or for an --input file,
+     * a missing or unknown verdict): no replay can stand behind them */
+    int plan_refused, gpu_errors, unverified;
     /* cases whose inputs came from .npy files (--input: "inputs_from"),
      * not from the seeds */
     int from_files;
@@ -50,8 +51,10 @@ void tp_tally_results(const json_t *results, tp_tally *t);
 int tp_tally_unjudged(const tp_tally *t);
 
 /* The "contract" cell of a run: "**violated**" when a case fails;
- * "**not shown**: WHY" when no case was judged or a case has no verdict
- * replay can stand behind (an error, say): an all-error run is not "met";
+ * "**not met**: N case(s) in error ..." when a kernel faulted or hung on
+ * a case (never "met": that case has no verdict); "**not shown**: WHY"
+ * when no case was judged or a case has no verdict replay can stand
+ * behind (an error by the harness, say): an all-error run is not "met";
  * else "met", followed by what it rests on when that is less than the
  * seeds of every case of the contract ("on the selected cases", "N
  * case(s) on supplied inputs"). */

@@ -2,7 +2,10 @@
 # What an audit shows, and what a signature adds (README, "Trust model").
 # Forgeries of a violated recorded run, re-bundled or re-hashed by the
 # forger, fail the audit: its failing cases deleted, its failing cases
-# rewritten as errors, manifest.schema.json replaced by {}. Edits the audit
+# rewritten as errors, manifest.schema.json replaced by {}. Rewritten as
+# faults (an error by "fault": the GPU's word, which nothing re-derives)
+# they pass, but the contract is "not met" in the audit, summary.md and
+# summary, and the audit counts the verdicts resting on the GPU's word. Edits the audit
 # cannot re-derive (git commit, tool versions, timing.json, with their
 # self-hashes recomputed) pass an unsigned audit, which says plainly that
 # an unsigned bundle does not show who made it; signed with --sign and
@@ -70,15 +73,34 @@ r['cases'] = [c for c in r['cases'] if c['verdict'] != 'fail']
 r['device']['name'] = 'NVIDIA H100 80GB HBM3'"
 bundle deleted "$tmp/deleted.run"
 audit_says deleted 1 "case uniform_4096x256 of the plan has no record"
-forge errors "
+# as_errors NAME BY: the pilot run with its failing cases rewritten as errors by BY
+as_errors() {
+    forge "$1" "
 for i, c in enumerate(r['cases']):
     if c['verdict'] == 'fail':
         shutil.rmtree(d + '/outputs/' + c['case'])
-        r['cases'][i] = {'case': c['case'], 'verdict': 'error', 'by': 'harness', 'reason': 'an illegal memory access was encountered'}"
+        r['cases'][i] = {'case': c['case'], 'verdict': 'error', 'by': '$2', 'reason': 'an illegal memory access was encountered'}"
+}
+as_errors errors harness
 bundle errors "$tmp/errors.run"
 audit_says errors 1 "recorded error by harness (an illegal memory access was encountered)"
 grep -q '| \*\*not shown\*\*: 7 case(s) without a re-derivable verdict |' "$tmp/errors/summary.md"
 ok $? "and its summary.md does not call the contract met"
+# failing cases rewritten as faults: an error by "fault" is the GPU's word,
+# which the audit cannot re-derive and accepts as such; so the bundle
+# audits, but neither the audit, summary.md nor summary calls the contract
+# met, and the audit counts the verdicts that rest on the GPU's word
+as_errors faults fault
+bundle faults "$tmp/faults.run"
+audit_says faults 0 "# on the GPU's word alone: 7 verdict(s), errors by fault or timeout"
+grep -q "^# on the GPU's word alone: 0 verdict(s)" "$tmp/pilot.log"
+ok $? "the audit says how many verdicts rest on the GPU's word (7; none in the real run)"
+"$tp" audit "$tmp/faults" >"$tmp/faults.full.log" 2>&1
+grep -q "^ok - runs/embedding_bwd_pilot/results.json: 1 case(s) re-derived from the seeds and the stored outputs, 7 error(s) by fault or timeout on the GPU's word; contract: \*\*not met\*\*: 7 case(s) in error (fault or timeout, the GPU's word)$" "$tmp/faults.full.log" &&
+    ! grep -q 'contract: met' "$tmp/faults.full.log" &&
+    grep -q "| \*\*not met\*\*: 7 case(s) in error (fault or timeout, the GPU's word) |" "$tmp/faults/summary.md" &&
+    "$tp" summary "$tmp/faults.run" | grep -q "| \*\*not met\*\*: 7 case(s) in error (fault or timeout, the GPU's word) |"
+ok $? "neither the audit, summary.md nor summary calls the contract met"
 rm -rf "$tmp/schema" && cp -r "$tmp/pilot" "$tmp/schema" && echo '{}' >"$tmp/schema/manifest.schema.json" && rehash "$tmp/schema"
 audit_says schema 1 "manifest.schema.json: differs from the schema this tolproof ships"
 

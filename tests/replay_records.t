@@ -3,10 +3,13 @@
 # whole run: every case of the plan (or of "selected_cases", which a run
 # with --case records) exactly once, no record it cannot re-derive. A
 # results.json of [], {} or no cases, a deleted, duplicated or extra case,
-# an error record and a refusal by the harness or for an --input file all
-# fail the replay, each with one clear line. `tolproof summary` never
+# an error record other than a fault or a timeout, and a refusal by the
+# harness or for an --input file all fail the replay, each with one clear
+# line. An error by "fault" or "timeout" with its reason (a kernel that
+# faulted or hung) is the GPU's word: replay accepts it on an ok line that
+# says so and counts it apart, and summary calls its contract "not met". `tolproof summary` never
 # crashes on a missing, integer or null verdict and never calls a run with
-# errors, or with no case judged, "met"; it says when a run was of some
+# errors (faults and timeouts included), or with no case judged, "met"; it says when a run was of some
 # cases only and when cases ran on supplied inputs.
 set -u
 cd "$(dirname "$0")/.."
@@ -56,13 +59,43 @@ fails bad_selection 2 '"selected_cases" is not a list of distinct case names of 
 variant error_launch "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'launch'}"
 fails error_launch 1 'an error record with "by": "launch" and no reason, which no harness writes'
 variant error_harness "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'harness', 'reason': 'illegal address'}"
-fails error_harness 1 "recorded error by harness (illegal address): it is the GPU run's word"
+fails error_harness 1 "recorded error by harness (illegal address): it is the harness's word"
+variant refused_fault "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'refused', 'by': 'fault', 'reason': 'illegal address'}"
+fails refused_fault 1 'a refused record with "by": "fault" and a reason, which no harness writes'
+variant fault_no_reason "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'fault'}"
+fails fault_no_reason 1 'an error record with "by": "fault" and no reason, which no harness writes'
+variant fault_outputs "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'fault', 'reason': 'x', 'outputs': {}}"
+fails fault_outputs 1 'an error record with key "outputs", which no harness writes there'
 variant refused_input "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'refused', 'by': 'input', 'reason': 'A: bad'}"
 fails refused_input 1 "recorded refused by input (A: bad): the --input file was not kept"
 variant refused_harness "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'refused', 'by': 'harness', 'reason': 'grid'}"
 fails refused_harness 1 "recorded refused by harness (grid)"
 variant refused_outputs "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'refused', 'by': 'plan', 'reason': 'x', 'outputs': {}}"
 fails refused_outputs 1 'a refused record with key "outputs", which no harness writes there'
+
+# errors by fault or timeout (a kernel that faulted or hung, fault isolation):
+# the GPU's word, accepted as such, said on their lines and counted apart
+variant fault "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'fault',
+                   'reason': 'an illegal memory access was encountered'}"
+variant timeout "r['cases'][0] = {'case': 'normal_64', 'verdict': 'error', 'by': 'timeout',
+                     'reason': 'no end after the 10 s watchdog (--case-timeout)'}"
+"$tp" replay "$tmp/fault" "$tmp/timeout" >"$tmp/gpu_word.log" 2>&1
+ok $? "errors by fault and by timeout replay (exit 0)"
+grep -q "^ok - $tmp/fault/tiny_1x1x1: recorded error by fault (an illegal memory access was encountered): the GPU's word, not re-derived" "$tmp/gpu_word.log" &&
+    grep -q "^ok - $tmp/timeout/normal_64: recorded error by timeout (no end after the 10 s watchdog (--case-timeout)): the GPU's word, not re-derived" "$tmp/gpu_word.log"
+ok $? "each on an ok line that says it is the GPU's word, not re-derived"
+grep -q "^# replayed 4 case(s) in 2 run(s): every verdict re-derived but 2 error(s) by fault or timeout, the GPU's word$" "$tmp/gpu_word.log"
+ok $? "the last line counts them apart"
+
+# a case the plan refuses is never launched, so it cannot fault or hang
+rm -rf "$tmp/never_launched" && cp -r recorded/nvidia-h200/layernorm_bwd_params "$tmp/never_launched"
+/usr/bin/python3 -c "import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r['cases']:
+    if c['verdict'] == 'refused':
+        c.update(verdict='error', by='timeout', reason='x')
+json.dump(r, open(sys.argv[1], 'w'), indent=2)" "$tmp/never_launched/results.json"
+fails never_launched 1 "recorded error by timeout (x), but the plan refuses the case"
 
 # the probe's forgery: a recorded violated run with its failing cases deleted
 rm -rf "$tmp/pilot" && cp -r recorded/nvidia-h200/embedding_bwd_pilot "$tmp/pilot"
@@ -92,6 +125,12 @@ variant null_verdict "r['cases'][0]['verdict'] = None"
 summary_says null_verdict "| \*\*not shown\*\*: 1 case(s) without a re-derivable verdict |"
 variant all_error "r['cases'] = [{'case': c['case'], 'verdict': 'error', 'by': 'harness', 'reason': 'x'} for c in r['cases']]"
 summary_says all_error "| \*\*not shown\*\*: 2 case(s) without a re-derivable verdict |"
+summary_says fault "| \*\*not met\*\*: 1 case(s) in error (fault or timeout, the GPU's word) |"
+variant all_fault "r['cases'] = [{'case': c['case'], 'verdict': 'error', 'by': 'fault', 'reason': 'x'} for c in r['cases']]"
+summary_says all_fault "| \*\*not met\*\*: 2 case(s) in error (fault or timeout, the GPU's word) |"
+variant fault_and_harness "r['cases'] = [{'case': 'normal_64', 'verdict': 'error', 'by': 'timeout', 'reason': 'x'},
+                                 {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'harness', 'reason': 'x'}]"
+summary_says fault_and_harness "| \*\*not met\*\*: 1 case(s) in error (fault or timeout, the GPU's word); 1 case(s) without a re-derivable verdict |"
 variant all_refused "r['cases'] = [{'case': c['case'], 'verdict': 'refused', 'by': 'plan', 'reason': 'x'} for c in r['cases']]"
 summary_says all_refused "| \*\*not shown\*\*: no case judged |"
 for v in array object; do
