@@ -12,14 +12,20 @@
 #include "cli/tp_bfiles.h"
 #include "cli/tp_bundle_reports.h"
 #include "cli/tp_files.h"
+#include "cli/tp_guard.h"
 #include "cli/tp_manifest.h"
+#include "cli/tp_manifest_schema.h"
 #include "cli/tp_proofs.h"
 #include "core/tp_sha256.h"
 #include "cli/tp_replay.h"
 #include "cli/tp_schema.h"
 #include "cli/tp_selfhash.h"
+#include "cli/tp_sign.h"
 #include "cli/tp_spawn.h"
 #include "cli/tp_svg.h"
+#include "cli/tp_tally.h"
+#include "cli/tp_tree.h"
+#include "cli/tp_untar.h"
 #include "core/tp_plan.h"
 
 #include <dirent.h>
@@ -37,6 +43,12 @@ typedef struct {
     char first[1600];
     tp_bfiles plots;
     int plot_errors;
+    EVP_PKEY *key;      /* --key: the public key the bundle must be signed by */
+    int signature;      /* tp_sign_verify's answer */
+    char signer[32];    /* fingerprint of the key signature.json names */
+    int no_proofs;      /* the bundle has no proof reports */
+    int gpu_errors;     /* cases recorded as errors by fault or timeout: the GPU's word */
+    const char *bundle; /* as given */
 } audit;
 
 static void report(audit *a, int ok, const char *file, const char *fmt, ...)
@@ -114,21 +126,32 @@ static int audit_root(audit *a)
     report(a, 1, "manifest.json", "self_sha256 matches its bytes");
     int rc = 0;
 
-    /* structure, against the bundle's copy of the schema (its hash is checked below) */
+    /* structure, against the schema this tolproof was built with: a
+     * bundle's own copy is only compared with it (a bundle that brings
+     * `{}` as its schema would check itself) */
     json_error_t je;
-    json_t *schema = json_load_file("manifest.schema.json", JSON_REJECT_DUPLICATES, &je);
-    if (!schema)
-        report(a, 0, "manifest.schema.json", "cannot be read: %s", je.text);
-    else {
-        int s = tp_schema_validate(schema, manifest, err, sizeof err);
-        report(a, s == 0, "manifest.json", s == 0 ? "follows manifest.schema.json" : "does not follow manifest.schema.json: %s", err);
-    }
+    json_t *schema = json_loads(tp_manifest_schema(), JSON_REJECT_DUPLICATES, &je);
+    int s = schema ? tp_schema_validate(schema, manifest, err, sizeof err) : -1;
+    report(a, s == 0, "manifest.json",
+           s == 0 ? "follows the manifest schema this tolproof ships (docs/manifest.schema.json)"
+                  : "does not follow the manifest schema this tolproof ships (docs/manifest.schema.json): %s",
+           schema ? err : je.text);
     json_decref(schema);
+    size_t slen;
+    char *copy = tp_read_all("manifest.schema.json", &slen);
+    report(a, copy && slen == strlen(tp_manifest_schema()) && memcmp(copy, tp_manifest_schema(), slen) == 0,
+           "manifest.schema.json",
+           copy ? "%s the schema this tolproof ships (docs/manifest.schema.json)" : "missing or unreadable",
+           copy && slen == strlen(tp_manifest_schema()) && memcmp(copy, tp_manifest_schema(), slen) == 0
+               ? "is byte for byte"
+               : "differs from");
+    free(copy);
     const json_t *files = json_object_get(manifest, "files");
     const json_t *mruns = json_object_get(manifest, "runs");
     if (json_integer_value(json_object_get(manifest, "tolproof_bundle")) != TP_BUNDLE_FORMAT || !json_is_object(files) ||
         !json_is_array(mruns)) {
-        report(a, 0, "manifest.json", "not a tolproof_bundle %d manifest (no files object or runs array)", TP_BUNDLE_FORMAT);
+        report(a, 0, "manifest.json", "not a tolproof_bundle %d manifest (format %lld; a files object and a runs array)",
+               TP_BUNDLE_FORMAT, (long long)json_integer_value(json_object_get(manifest, "tolproof_bundle")));
         json_decref(manifest);
         return 2;
     }
@@ -146,7 +169,7 @@ static int audit_root(audit *a)
     json_array_foreach(list, i, f)
     {
         const char *p = json_string_value(f);
-        if (strcmp(p, "manifest.json") == 0 || strcmp(p, "timing.json") == 0)
+        if (strcmp(p, "manifest.json") == 0 || strcmp(p, "timing.json") == 0 || strcmp(p, "signature.json") == 0)
             continue;
         struct stat st;
         if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode))
@@ -213,15 +236,27 @@ static int audit_root(audit *a)
         int ncases = 0;
         int s = tp_replay_dir(dir, a->quiet, NULL, &ncases, &opts);
         a->checks += ncases;
+        a->gpu_errors += opts.gpu_errors;
+        tp_tally t;
+        char contract[320];
+        tp_tally_results(res, &t);
+        tp_tally_contract(&t, contract, sizeof contract);
         if (s)
             report(a, 0, file, "%s", opts.first[0] ? strchr(opts.first, ' ') + 1 : "does not re-derive");
+        else if (opts.gpu_errors)
+            report(a, 1, file,
+                   "%d case(s) re-derived from the seeds and the stored outputs, %d error(s) by fault or timeout "
+                   "on the GPU's word; contract: %s",
+                   ncases - opts.gpu_errors, opts.gpu_errors, contract);
         else
-            report(a, 1, file, "all %d case(s) re-derived from the seeds and the stored outputs", ncases);
+            report(a, 1, file, "all %d case(s) re-derived from the seeds and the stored outputs; contract: %s", ncases,
+                   contract);
         json_array_append_new(runs, json_pack("{s:s,s:o,s:o}", "run", dir + 5, "results", res, "plan", plan));
     }
 
     /* every generated file */
     json_t *proofs = tp_proofs_load(".", err, sizeof err);
+    a->no_proofs = proofs && json_array_size(proofs) == 0;
     if (!proofs)
         report(a, 0, "proofs", "%s", err);
     else {
@@ -259,37 +294,42 @@ static int audit_root(audit *a)
     json_decref(runs);
     json_decref(list);
     json_decref(manifest);
+
+    /* who vouches for these bytes: only a signature can say */
+    a->signature = tp_sign_verify(".", a->key, a->signer, err, sizeof err);
+    if (a->signature != 1 || a->key)
+        report(a, a->signature == 0, "signature.json", "%s%s", err,
+               a->signature == 1 ? "; --key asks for a bundle signed by that key" : "");
     return rc;
 }
 
-/* A .tar.gz is extracted into a fresh temporary directory; the bundle is
- * its one top-level directory. */
-static int extract(const char *archive, char *tmp, size_t tmplen, char *root, size_t rootlen)
+/* What the audit showed and what it cannot show, in words, after the tally. */
+static void trust_statement(const audit *a)
 {
-    char abs[PATH_MAX];
-    if (!realpath(archive, abs))
-        return -1;
-    const char *t = getenv("TMPDIR");
-    snprintf(tmp, tmplen, "%s/tolproof-audit-XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(tmp))
-        return -1;
-    char *argv[] = {"tar", "-xzf", abs, "-C", tmp, "--no-same-owner", NULL};
-    if (tp_spawn(argv, NULL) != 0)
-        return -1;
-    DIR *d = opendir(tmp);
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            n++;
-            snprintf(root, rootlen, "%s/%s", tmp, e->d_name);
-        }
-    if (d)
-        closedir(d);
-    return n == 1 ? 0 : -1;
+    printf("# shown: every verdict%s re-derived from the bundled tensors and the seeds, every generated file\n"
+           "#   regenerated, every file hashed in manifest.json, nothing unlisted\n",
+           a->gpu_errors ? " with outputs" : "");
+    printf("# on the GPU's word alone: %d verdict(s), errors by fault or timeout (a kernel that faulted or hung\n"
+           "#   leaves no outputs to re-derive); a contract with such a case is not met\n",
+           a->gpu_errors);
+    if (a->no_proofs)
+        printf("# not shown: that any oracle is proven (the bundle has no proof reports)\n");
+    if (a->signature == 0 && a->key)
+        printf("# signed: by key %s, the key given with --key: its holder vouches for these exact bytes,\n"
+               "#   the git commit, tool versions and timing.json included\n",
+               a->signer);
+    else if (a->signature == 0)
+        printf("# signed: by key %s, which no --key named: the bytes are as that key's holder signed them,\n"
+               "#   but who holds it is not shown (give --key PUB with a public key you trust)\n",
+               a->signer);
+    else if (a->signature == 1)
+        printf("# unsigned: who produced this bundle is not shown. Anyone can rewrite outputs and recompute every\n"
+               "#   hash; the git commit, tool versions and timing.json are the bundler's word. Only a signature\n"
+               "#   checked with --key shows who made it\n");
+    printf("# not shown by any bundle: that a GPU really ran the kernel (the outputs could come from anywhere)\n");
 }
 
-#define SYNOPSIS "tolproof audit [--quiet] BUNDLE_DIR|BUNDLE.tar.gz\n"
+#define SYNOPSIS "tolproof audit [--quiet] [--key PUB.pem] BUNDLE_DIR|BUNDLE.tar.gz\n"
 
 const char tp_audit_usage[] = "       " SYNOPSIS;
 
@@ -297,21 +337,92 @@ void tp_audit_help(FILE *f)
 {
     fprintf(f, "usage: " SYNOPSIS
                "Re-checks an evidence bundle (written by `tolproof bundle`) without a GPU: every hash,\n"
-               "the manifest against manifest.schema.json, every case re-derived from the seeds and\n"
-               "stored outputs, every generated file (summaries, TAP logs, plots, the manifest's runs,\n"
-               "devices and proofs) regenerated and compared byte for byte. Prints one TAP-style line\n"
-               "per check.\n"
-               "  --quiet  print only the checks that fail (and one short line per re-derived case)\n"
-               "Exit status: 0 everything matches, 1 a disagreement, 2 unreadable.\n");
+               "the manifest against the schema this tolproof ships (docs/manifest.schema.json; the\n"
+               "bundle's copy must be that file), every case of every plan re-derived from the seeds\n"
+               "and stored outputs, every generated file (summaries, TAP logs, plots, the manifest's\n"
+               "runs, devices and proofs) regenerated and compared byte for byte, and signature.json.\n"
+               "Prints one TAP-style line per check, then what the audit showed and what it cannot,\n"
+               "and how many verdicts rest on the GPU's word alone (errors by fault or timeout: a kernel\n"
+               "that faulted or hung leaves no outputs; its contract is not met):\n"
+               "an unsigned bundle shows that its files agree with each other, not who made it (anyone\n"
+               "can rewrite outputs and recompute every hash); a signature checked with --key shows who\n"
+               "made it; nothing in a bundle shows that a GPU really ran the kernel.\n"
+               "  --quiet    print only the checks that fail (and one short line per re-derived case)\n"
+               "  --key PUB  require a valid Ed25519 signature by this public key (PEM, as written by\n"
+               "             `openssl pkey -in KEY -pubout`)\n"
+               "Before anything is read, a bundle must hold only regular files and directories (no links,\n"
+               "FIFOs or devices), at most %d of them, no file over %lld MiB, %lld MiB in all, and\n"
+               "paths of at most %d bytes and %d levels. An archive is read member by member into a\n"
+               "temporary directory (removed however the audit ends) and refused at the first member\n"
+               "that is not a regular file or directory, lies outside its one top-level directory,\n"
+               "comes twice or crosses a limit.\n"
+               "Exit status: 0 everything matches, 1 a disagreement (a signature included), 2 unreadable\n"
+               "or refused.\n",
+            TP_BUNDLE_MAX_ENTRIES, TP_BUNDLE_MAX_FILE_BYTES >> 20, TP_BUNDLE_MAX_TOTAL_BYTES >> 20, TP_BUNDLE_MAX_PATH,
+            TP_BUNDLE_MAX_DEPTH);
+}
+
+/* The audit of one bundle directory, from inside it: paths are reported
+ * relative to the bundle root, the same for a directory and its archive.
+ * 0, 1 or 2 as the command's exit status. */
+static int audit_dir(audit *a, const char *root)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char cwd[PATH_MAX], err[1200];
+    tp_limits lim = tp_bundle_limits();
+    if (tp_tree_check(root, &lim, err, sizeof err) != 0) {
+        printf("not ok - %s: cannot be audited: %s\n", a->bundle, err);
+        return 2;
+    }
+    if (!getcwd(cwd, sizeof cwd) || chdir(root) != 0) {
+        printf("not ok - %s: cannot enter it\n", root);
+        return 2;
+    }
+    int rc = audit_root(a);
+    if (chdir(cwd) != 0)
+        rc = 2;
+    if (!rc && a->failed)
+        rc = 1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("# audit of %s: %d check(s), %d failed, %.1f s: %s\n", a->bundle, a->checks, a->failed,
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+           rc == 0 ? "everything matches" : "DISAGREEMENT");
+    if (rc)
+        printf("# first disagreement: %s\n", a->first[0] ? a->first : "(none recorded)");
+    else
+        trust_statement(a);
+    return rc;
+}
+
+typedef struct {
+    audit *a;
+    const char *archive, *tmp;
+} archive_job;
+
+/* In the guarded child: extract, then audit. */
+static int audit_archive(void *ctx)
+{
+    archive_job *job = ctx;
+    char top[256], err[1200], root[PATH_MAX];
+    tp_limits lim = tp_bundle_limits();
+    if (tp_untar(job->archive, job->tmp, &lim, top, sizeof top, err, sizeof err) != 0) {
+        printf("not ok - %s: cannot be audited: %s\n", job->archive, err);
+        return 2;
+    }
+    snprintf(root, sizeof root, "%s/%s", job->tmp, top);
+    return audit_dir(job->a, root);
 }
 
 int tp_audit_main(int argc, char **argv)
 {
     audit a = {0};
-    const char *bundle = NULL;
+    const char *bundle = NULL, *key = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0)
             a.quiet = 1;
+        else if (strcmp(argv[i], "--key") == 0 && i + 1 < argc)
+            key = argv[++i];
         else if (!bundle && argv[i][0] != '-')
             bundle = argv[i];
         else
@@ -321,45 +432,39 @@ int tp_audit_main(int argc, char **argv)
         tp_audit_help(stderr);
         return 2;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    char tmp[PATH_MAX] = "", root[PATH_MAX], cwd[PATH_MAX];
+    a.bundle = bundle;
+    char err[1200];
+    if (key && !(a.key = tp_sign_load_public(key, err, sizeof err))) {
+        fprintf(stderr, "tolproof audit: --key %s\n", err);
+        return 2;
+    }
     struct stat st;
     int rc;
     if (stat(bundle, &st) != 0) {
         printf("not ok - %s: cannot be read\n", bundle);
-        return 2;
-    }
-    if (S_ISDIR(st.st_mode))
-        snprintf(root, sizeof root, "%s", bundle);
-    else if (extract(bundle, tmp, sizeof tmp, root, sizeof root) != 0) {
-        printf("not ok - %s: cannot be extracted as a .tar.gz holding one bundle directory\n", bundle);
         rc = 2;
-        goto done;
+    } else if (S_ISDIR(st.st_mode))
+        rc = audit_dir(&a, bundle);
+    else {
+        /* an archive: extracted into a temporary directory that is removed
+         * however the audit ends (a crash, Ctrl-C, a kill) */
+        char tmp[PATH_MAX];
+        const char *t = getenv("TMPDIR");
+        if (tp_guard_mkdtemp(t && *t ? t : "/tmp", "tolproof-audit", tmp, sizeof tmp) != 0) {
+            printf("not ok - %s: cannot create a temporary directory in %s\n", bundle, t && *t ? t : "/tmp");
+            rc = 2;
+        } else {
+            archive_job job = {&a, bundle, tmp};
+            rc = tp_guard_run(tmp, audit_archive, &job);
+            if (rc < 0) {
+                printf("not ok - %s: the audit stopped on signal %d (%s); its temporary directory is removed\n",
+                       bundle, -rc, strsignal(-rc));
+                printf("# audit of %s: DISAGREEMENT (the audit did not finish)\n", bundle);
+                rc = 2;
+            }
+        }
     }
-    if (!getcwd(cwd, sizeof cwd) || chdir(root) != 0) {
-        printf("not ok - %s: cannot enter it\n", root);
-        rc = 2;
-        goto done;
-    }
-    /* paths are reported relative to the bundle root, the same for a
-     * directory and its archive */
-    rc = audit_root(&a);
-    if (chdir(cwd) != 0)
-        rc = 2;
-    if (!rc && a.failed)
-        rc = 1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("# audit of %s: %d check(s), %d failed, %.1f s: %s\n", bundle, a.checks, a.failed,
-           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-           rc == 0 ? "everything matches" : "DISAGREEMENT");
-    if (rc)
-        printf("# first disagreement: %s\n", a.first[0] ? a.first : "(none recorded)");
-done:
     tp_bfiles_free(&a.plots);
-    if (tmp[0]) {
-        char *rm[] = {"rm", "-rf", "--", tmp, NULL};
-        tp_spawn(rm, NULL);
-    }
+    EVP_PKEY_free(a.key);
     return rc;
 }

@@ -6,7 +6,9 @@
  *   manifest.json          SHA-256 of every other file but timing.json; tool
  *                          versions, git commit and cleanliness, devices,
  *                          seeds and verdicts of every case, proof summaries
- *   manifest.schema.json   the JSON Schema of manifest.json (docs/)
+ *   manifest.schema.json   the JSON Schema of manifest.json: the
+ *                          docs/manifest.schema.json this tolproof was built
+ *                          with (the audit requires exactly that text)
  *   timing.json            every time and timestamp: kernel timings of each
  *                          run, proof times, the bundle's creation time
  *   runs/RUN/              plan.json, results.json (verdicts, worst elements,
@@ -22,6 +24,8 @@
  *   plots/RUN/CASE/OUTPUT.svg   err/bound histogram and worst elements
  *   summary.md, summary.tex, results.tap (all runs' cases as one TAP stream)
  *   tests.tap              with --tap FILE: that log, verbatim
+ *   signature.json         with --sign KEY: an Ed25519 signature of
+ *                          manifest.json and timing.json (tp_sign.h)
  *
  * Reproducibility: everything but timing.json is a function of the runs'
  * seeds and outputs, the proof reports and the tools, so two runs with the
@@ -41,24 +45,37 @@
  * other file hashed in the manifest, no byte of a bundle can change
  * unnoticed; and since hashes can be recomputed by anyone, the audit
  * (cmd_audit.c) also re-derives every verdict and regenerates every
- * generated file.
+ * generated file. What none of that shows is who made the bundle: that
+ * is the signature's job (README, "Trust model").
+ *
+ * Safety: the bundle is built in a temporary sibling directory of DIR and
+ * renamed into place, in a child process whose end, however it comes,
+ * removes that directory (tp_guard); an existing DIR is replaced only when
+ * it is empty or a bundle whose manifest lists every file in it, and it
+ * is moved aside by rename, never removed with what tolproof did not
+ * write.
  *
  * This file collects: it copies the runs and the proof reports, has the
  * generated files made (tp_bundle_reports: summaries and TAP logs; tp_svg:
  * plots, from cases rebuilt by tp_replay), then writes the manifest
  * (tp_manifest) and the archive. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* strsignal */
 #include "cli/cmd_bundle.h"
 
 #include "cli/tp_bfiles.h"
 #include "cli/tp_bundle_reports.h"
 #include "cli/tp_files.h"
+#include "cli/tp_guard.h"
 #include "cli/tp_manifest.h"
+#include "cli/tp_manifest_schema.h"
 #include "cli/tp_proofs.h"
 #include "cli/tp_replay.h"
 #include "cli/tp_selfhash.h"
+#include "cli/tp_sign.h"
 #include "cli/tp_spawn.h"
 #include "cli/tp_svg.h"
+#include "cli/tp_tree.h"
+#include "cli/tp_untar.h"
 #include "core/tp_case.h"
 #include "core/tp_plan.h"
 #include "harness/tp_report.h"
@@ -67,6 +84,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -117,7 +135,8 @@ static int copy_outputs(const char *run, const char *to, char *err, size_t errle
     return rc;
 }
 
-#define SYNOPSIS "tolproof bundle --out DIR [--proofs DIR] [--tap FILE] [--schema FILE] RUN_DIR...\n"
+#define SYNOPSIS                                                                                                       \
+    "tolproof bundle --out DIR [--proofs DIR | --no-proofs] [--tap FILE] [--sign KEY.pem] RUN_DIR...\n"
 
 const char tp_bundle_usage[] = "       " SYNOPSIS;
 
@@ -127,13 +146,23 @@ void tp_bundle_help(FILE *f)
                "Writes an evidence bundle DIR and DIR.tar.gz from run directories (as a harness writes\n"
                "them): the runs (plans, results, outputs), the proof reports, summary.md, summary.tex,\n"
                "SVG plots of err/bound, results.tap, manifest.json (SHA-256 of every file, tool versions,\n"
-               "devices, git commit, seeds) and timing.json (every time and timestamp). `tolproof audit`\n"
+               "devices, git commit, seeds), manifest.schema.json (the schema this tolproof ships),\n"
+               "timing.json (every time and timestamp) and, with --sign, signature.json. `tolproof audit`\n"
                "re-checks it on any machine.\n"
-               "  --out DIR     the bundle; a DIR that exists must be an earlier bundle (it is replaced)\n"
-               "  --proofs DIR  proof reports (ORACLE.json and .log, from proofs/wp.sh; default build/prove)\n"
+               "  --out DIR     the bundle. It is built in a temporary sibling (.DIR.tolproof.PID.*) and\n"
+               "                renamed into place: an interrupted run leaves DIR as it was. A DIR that\n"
+               "                exists must be empty or a bundle written by tolproof holding nothing\n"
+               "                else, and a DIR.tar.gz an archive of one; anything else is refused, and\n"
+               "                never deleted\n"
+               "  --proofs DIR  proof reports (ORACLE.json and .log, from proofs/wp.sh; default build/prove);\n"
+               "                a bundle needs at least one\n"
+               "  --no-proofs   a bundle without proof reports (its summary.md and audit say so)\n"
                "  --tap FILE    a test log to include verbatim as tests.tap\n"
-               "  --schema FILE the manifest's JSON Schema (default docs/manifest.schema.json)\n"
-               "Exit status: 0 written, 2 bad arguments or a file that cannot be read or written.\n");
+               "  --sign KEY    sign manifest.json and timing.json with this Ed25519 private key (PEM, as\n"
+               "                `openssl genpkey -algorithm ed25519` writes it) into signature.json;\n"
+               "                `tolproof audit --key PUB` checks it\n"
+               "Exit status: 0 written, 2 bad arguments, a DIR that is not a bundle, a file that cannot\n"
+               "be read or written, or an interrupted run.\n");
 }
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -144,52 +173,113 @@ static int fail(const char *fmt, const char *a, const char *b)
     return 2;
 }
 
-int tp_bundle_main(int argc, char **argv)
+typedef struct {
+    const char *proofs, *tap;
+    int no_proofs;
+    const char **runs;
+    int nruns;
+    EVP_PKEY *key;   /* --sign */
+    char final[4096]; /* DIR as given, without trailing slashes */
+    char parent[4096], base[256];
+    char tmp[4200]; /* the temporary sibling: tmp/BASE is the new bundle */
+    int replace;     /* DIR exists (empty, or an earlier bundle) */
+} bundle_job;
+
+/* 1 when every file under dir is one `tolproof bundle` wrote: dir holds a
+ * manifest.json with its self-hash that lists them (manifest.json,
+ * timing.json and signature.json apart), and nothing but regular files and
+ * directories. Only then may DIR be replaced: a thesis saved into an old
+ * bundle directory is not listed, so it is never deleted. */
+static int earlier_bundle(const char *dir, char *why, size_t whylen)
 {
-    const char *out = NULL, *proofs = "build/prove", *tap = NULL, *schema = "docs/manifest.schema.json";
-    const char *runs_in[512];
-    int nruns = 0;
-    for (int i = 2; i < argc; i++) {
-        const char **opt = strcmp(argv[i], "--out") == 0      ? &out
-                           : strcmp(argv[i], "--proofs") == 0 ? &proofs
-                           : strcmp(argv[i], "--tap") == 0    ? &tap
-                           : strcmp(argv[i], "--schema") == 0 ? &schema
-                                                              : NULL;
-        if (opt && i + 1 < argc)
-            *opt = argv[++i];
-        else if (opt || argv[i][0] == '-' || nruns == 512) {
-            tp_bundle_help(stderr);
-            return 2;
-        } else
-            runs_in[nruns++] = argv[i];
+    char path[4200], err[1200];
+    tp_limits lim = tp_bundle_limits();
+    if (tp_tree_check(dir, &lim, err, sizeof err) != 0) {
+        snprintf(why, whylen, "%s", err);
+        return 0;
     }
-    if (!out || !nruns) {
-        tp_bundle_help(stderr);
-        return 2;
+    int bad;
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    json_t *m = tp_read_selfhashed(path, &bad, err, sizeof err);
+    const json_t *files = json_object_get(m, "files");
+    if (!m || !json_is_integer(json_object_get(m, "tolproof_bundle")) || !json_is_object(files)) {
+        snprintf(why, whylen, "no manifest.json of a tolproof bundle");
+        json_decref(m);
+        return 0;
     }
+    json_t *list = tp_list_files(dir);
+    size_t i;
+    json_t *f;
+    int ok = list != NULL;
+    json_array_foreach(list, i, f)
+    {
+        const char *p = json_string_value(f);
+        if (ok && strcmp(p, "manifest.json") && strcmp(p, "timing.json") && strcmp(p, "signature.json") &&
+            !json_object_get(files, p)) {
+            snprintf(why, whylen, "%s is not one of its files", p);
+            ok = 0;
+        }
+    }
+    json_decref(list);
+    json_decref(m);
+    return ok;
+}
+
+static int is_empty_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return d && n == 0;
+}
+
+/* Before any work: where the bundle goes, and whether what is there may
+ * be replaced. 0, or 2 after saying why not. */
+static int check_destination(bundle_job *job)
+{
+    char why[1300], gz[4200];
+    if (!job->base[0] || strcmp(job->base, ".") == 0 || strcmp(job->base, "..") == 0)
+        return fail("--out %s: name a directory to write", job->final, NULL);
+    struct stat st;
+    if (lstat(job->final, &st) == 0) {
+        if (S_ISLNK(st.st_mode))
+            return fail("%s is a symbolic link: not replacing it (give its target)", job->final, NULL);
+        if (!S_ISDIR(st.st_mode))
+            return fail("%s exists and is not a directory: not replacing it", job->final, NULL);
+        if (!is_empty_dir(job->final) && !earlier_bundle(job->final, why, sizeof why))
+            return fail("%s is not empty and not a bundle written by tolproof (%s): not replacing it", job->final,
+                        why);
+        job->replace = 1;
+    }
+    snprintf(gz, sizeof gz, "%s.tar.gz", job->final);
+    tp_limits lim = tp_bundle_limits();
+    if (lstat(gz, &st) == 0 && !(S_ISREG(st.st_mode) && tp_untar_is_bundle_archive(gz, job->base, &lim)))
+        return fail("%s exists and is not an archive of a bundle named %s: not replacing it", gz, job->base);
+    return 0;
+}
+
+/* In the guarded child: writes the bundle into tmp/BASE and its archive
+ * into tmp/BASE.tar.gz, then renames both into place. */
+static int build(void *ctx)
+{
+    bundle_job *job = ctx;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     /* err holds a message naming up to two paths */
-    char dir[4096], path[4200], from[4200], err[2 * 4200 + 200];
-    snprintf(dir, sizeof dir, "%s", out);
-    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
-        dir[n - 1] = 0;
-    if (tp_is_dir(dir)) {
-        snprintf(path, sizeof path, "%s/manifest.json", dir);
-        if (access(path, F_OK) != 0)
-            return fail("%s exists and is not a bundle (no manifest.json): not replacing it", dir, NULL);
-        char *rm[] = {"rm", "-rf", "--", dir, NULL};
-        if (tp_spawn(rm, NULL) != 0)
-            return fail("cannot remove the earlier bundle %s", dir, NULL);
-    }
+    char dir[4500], path[4700], from[4200], err[2 * 4200 + 200];
+    snprintf(dir, sizeof dir, "%s/%s", job->tmp, job->base);
     if (tp_mkdirs(dir) != 0)
         return fail("cannot create %s", dir, NULL);
 
     json_t *runs = json_array(), *timing_runs = json_object(), *timing_proofs = json_object();
     int status = 0;
-    for (int i = 0; i < nruns && !status; i++) {
+    for (int i = 0; i < job->nruns && !status; i++) {
         char src[4096];
-        snprintf(src, sizeof src, "%s", runs_in[i]);
+        snprintf(src, sizeof src, "%s", job->runs[i]);
         for (size_t n = strlen(src); n > 1 && src[n - 1] == '/'; n--)
             src[n - 1] = 0;
         snprintf(from, sizeof from, "%s/results.json", src);
@@ -209,7 +299,7 @@ int tp_bundle_main(int argc, char **argv)
         snprintf(name, sizeof name, "%s", base);
         for (int k = 2; json_object_get(timing_runs, name); k++)
             snprintf(name, sizeof name, "%s.%d", base, k);
-        char to[4200];
+        char to[4800];
         snprintf(to, sizeof to, "%s/runs/%s", dir, name);
         const char *files[] = {"plan.json", "results.json"};
         for (int k = 0; k < 2 && !status; k++) {
@@ -235,21 +325,24 @@ int tp_bundle_main(int argc, char **argv)
         json_array_append_new(runs, json_pack("{s:s,s:o,s:o}", "run", name, "results", res, "plan",
                                               plan ? plan : json_null()));
     }
-    if (!status && tp_proofs_import(proofs, dir, timing_proofs, err, sizeof err) != 0)
+    if (!status && !job->no_proofs && tp_proofs_import(job->proofs, dir, timing_proofs, err, sizeof err) != 0)
         status = fail("%s%s", err, NULL);
     snprintf(path, sizeof path, "%s/manifest.schema.json", dir);
-    if (!status && tp_copy_file(schema, path) != 0)
-        status = fail("cannot copy the manifest schema %s (run from the repository root, or give --schema)", schema,
-                      NULL);
+    if (!status && tp_write_all(path, tp_manifest_schema(), strlen(tp_manifest_schema())) != 0)
+        status = fail("cannot write %s", path, NULL);
     snprintf(path, sizeof path, "%s/tests.tap", dir);
-    if (!status && tap && tp_copy_file(tap, path) != 0)
-        status = fail("cannot copy %s", tap, NULL);
+    if (!status && job->tap && tp_copy_file(job->tap, path) != 0)
+        status = fail("cannot copy %s", job->tap, NULL);
 
     /* generated files: reports from the results, plots from the copies */
     tp_bfiles gen = {0};
     json_t *proof_list = status ? NULL : tp_proofs_load(dir, err, sizeof err);
     if (!status && !proof_list)
         status = fail("%s%s", err, NULL);
+    if (!status && !job->no_proofs && json_array_size(proof_list) == 0)
+        status = fail("no proof reports (ORACLE.json) in %s: run `ninja prove`, or give --no-proofs for a bundle that "
+                      "says it shows no proof",
+                      job->proofs, NULL);
     if (!status)
         tp_bundle_reports(&gen, runs, proof_list);
     size_t i;
@@ -325,34 +418,99 @@ int tp_bundle_main(int argc, char **argv)
     if (!status && tp_write_selfhashed(path, timing) != 0)
         status = fail("cannot write %s", path, NULL);
 
-    /* the archive: its bytes depend on the files alone */
+    if (!status && job->key && tp_sign_bundle(dir, job->key, err, sizeof err) != 0)
+        status = fail("%s%s", err, NULL);
+
+    /* the archive: its bytes depend on the files alone; written under a
+     * temporary name, so that a killed gzip leaves no truncated DIR.tar.gz */
+    char tar_tmp[4600], gz_tmp[4600], gz[4200], old[4600];
+    snprintf(tar_tmp, sizeof tar_tmp, "%s/%s.tar", job->tmp, job->base);
+    snprintf(gz_tmp, sizeof gz_tmp, "%s/%s.tar.gz", job->tmp, job->base);
+    snprintf(gz, sizeof gz, "%s.tar.gz", job->final);
     if (!status) {
-        char parent[4096], tmp[4200], gz[4200];
-        snprintf(parent, sizeof parent, "%s", dir);
-        char *slash = strrchr(parent, '/');
-        const char *base = slash ? slash + 1 : dir;
-        if (slash == parent)
-            parent[1] = 0;
-        else if (slash)
-            *slash = 0;
-        else
-            snprintf(parent, sizeof parent, ".");
-        snprintf(tmp, sizeof tmp, "%s.tar.tmp", dir);
-        snprintf(gz, sizeof gz, "%s.tar.gz", dir);
         char *tar[] = {"tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner",
-                       "--mode=a+rX,u+w,go-w", "--format=gnu", "-C", parent, "-cf", tmp, "--", (char *)base, NULL};
-        char *gzip[] = {"gzip", "-n", "-9", "-c", tmp, NULL};
-        if (tp_spawn(tar, NULL) != 0 || tp_spawn(gzip, gz) != 0)
+                       "--mode=a+rX,u+w,go-w", "--format=gnu", "-C", job->tmp, "-cf", tar_tmp, "--", job->base, NULL};
+        char *gzip[] = {"gzip", "-n", "-9", "-c", tar_tmp, NULL};
+        if (tp_spawn(tar, NULL) != 0 || tp_spawn(gzip, gz_tmp) != 0)
             status = fail("tar or gzip failed writing %s", gz, NULL);
-        unlink(tmp);
-        if (!status)
-            printf("bundle: %s and %s (%zu runs, %zu files)\n", dir, gz, json_array_size(runs),
-                   json_array_size(list) + 2);
     }
+    /* into place: the earlier bundle moves into the temporary directory
+     * (removed with it), the new one takes its name */
+    snprintf(old, sizeof old, "%s/earlier", job->tmp);
+    if (!status && job->replace && rename(job->final, old) != 0)
+        status = fail("cannot move the earlier bundle %s aside", job->final, NULL);
+    if (!status && rename(dir, job->final) != 0) {
+        status = fail("cannot rename the new bundle to %s", job->final, NULL);
+        if (job->replace)
+            rename(old, job->final);
+    }
+    if (!status && rename(gz_tmp, gz) != 0)
+        status = fail("cannot rename the new archive to %s", gz, NULL);
+    if (!status)
+        printf("bundle: %s and %s (%zu runs, %zu files%s)\n", job->final, gz, json_array_size(runs),
+               json_array_size(list) + 2, job->key ? ", signed" : "");
     json_decref(timing);
     json_decref(manifest);
     json_decref(list);
     json_decref(proof_list);
     json_decref(runs);
     return status;
+}
+
+int tp_bundle_main(int argc, char **argv)
+{
+    bundle_job job = {.proofs = "build/prove"};
+    const char *out = NULL, *sign = NULL;
+    const char *runs_in[512];
+    for (int i = 2; i < argc; i++) {
+        const char **opt = strcmp(argv[i], "--out") == 0      ? &out
+                           : strcmp(argv[i], "--proofs") == 0 ? &job.proofs
+                           : strcmp(argv[i], "--tap") == 0    ? &job.tap
+                           : strcmp(argv[i], "--sign") == 0   ? &sign
+                                                              : NULL;
+        if (strcmp(argv[i], "--no-proofs") == 0)
+            job.no_proofs = 1;
+        else if (opt && i + 1 < argc)
+            *opt = argv[++i];
+        else if (opt || argv[i][0] == '-' || job.nruns == 512) {
+            tp_bundle_help(stderr);
+            return 2;
+        } else
+            runs_in[job.nruns++] = argv[i];
+    }
+    if (!out || !job.nruns) {
+        tp_bundle_help(stderr);
+        return 2;
+    }
+    job.runs = runs_in;
+    char err[1000];
+    if (sign && !(job.key = tp_sign_load_private(sign, err, sizeof err)))
+        return fail("--sign %s%s", err, NULL);
+    snprintf(job.final, sizeof job.final, "%s", out);
+    for (size_t n = strlen(job.final); n > 1 && job.final[n - 1] == '/'; n--)
+        job.final[n - 1] = 0;
+    snprintf(job.parent, sizeof job.parent, "%s", job.final);
+    char *slash = strrchr(job.parent, '/');
+    snprintf(job.base, sizeof job.base, "%s", slash ? slash + 1 : job.final);
+    if (slash == job.parent)
+        job.parent[1] = 0;
+    else if (slash)
+        *slash = 0;
+    else
+        snprintf(job.parent, sizeof job.parent, ".");
+    int rc = check_destination(&job);
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, ".%s.tolproof", job.base);
+    if (!rc && (tp_mkdirs(job.parent) != 0 || tp_guard_mkdtemp(job.parent, prefix, job.tmp, sizeof job.tmp) != 0))
+        rc = fail("cannot create a temporary directory in %s", job.parent, NULL);
+    if (!rc) {
+        rc = tp_guard_run(job.tmp, build, &job);
+        if (rc < 0) {
+            fprintf(stderr, "tolproof bundle: stopped by signal %d (%s); %s is as it was\n", -rc, strsignal(-rc),
+                    job.final);
+            rc = 2;
+        }
+    }
+    EVP_PKEY_free(job.key);
+    return rc;
 }

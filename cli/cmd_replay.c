@@ -38,8 +38,15 @@ void tp_replay_help(FILE *f)
                "               the same for the fields with these names (at any depth): a case whose\n"
                "               recomputation differs only there is replaced by it (for the migrations\n"
                "               of recorded/MIGRATIONS.md, whose scripts check what changed)\n"
-               "Exit status: 0 every case re-derives identically and has its expected outcome, 1 a\n"
-               "disagreement or a case without its expected outcome, 2 a run directory cannot be read.\n");
+               "Before any case, each run must have exactly one record per case of its plan (or of its\n"
+               "\"selected_cases\", which a run with --case records). A record without outputs is\n"
+               "accepted only as a refusal by the plan (re-derived) or as an error by \"fault\" or\n"
+               "\"timeout\" with its reason (a kernel that faulted or hung): that is the GPU's word,\n"
+               "not re-derived, said so on its line and counted apart in the last line. Any other\n"
+               "error or refusal is a disagreement.\n"
+               "Exit status: 0 every case re-derives identically (errors by fault or timeout apart)\n"
+               "and has its expected outcome, 1 a disagreement or a case without its expected\n"
+               "outcome, 2 a run directory cannot be read.\n");
 }
 
 int tp_replay_main(int argc, char **argv)
@@ -47,14 +54,14 @@ int tp_replay_main(int argc, char **argv)
     int quiet = 0, status = 0, derived = 0, ndirs = 0, ncases = 0;
     const char *only = NULL, *expect_from = NULL;
     tp_expect_tally expect = {0};
-    tp_replay_opts rewrite = {.rewrite_statements = 1}, *opts = NULL;
+    tp_replay_opts opts = {0};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
             continue;
         }
         if (strcmp(argv[i], "--rewrite-statements") == 0) {
-            opts = &rewrite;
+            opts.rewrite_statements = 1;
             continue;
         }
         if (strcmp(argv[i], "--rewrite-only") == 0 && i + 1 < argc) {
@@ -68,9 +75,8 @@ int tp_replay_main(int argc, char **argv)
                 tp_replay_help(stderr);
                 return 2;
             }
-            rewrite.rewrite_statements = 0;
-            rewrite.rewrite_keys = keys;
-            opts = &rewrite;
+            opts.rewrite_statements = 0;
+            opts.rewrite_keys = keys;
             continue;
         }
         if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
@@ -85,7 +91,7 @@ int tp_replay_main(int argc, char **argv)
         size_t len = strlen(argv[i]);
         while (len > 1 && argv[i][len - 1] == '/')
             argv[i][--len] = 0;
-        int s = tp_replay_dir(argv[i], quiet, only, &ncases, opts);
+        int s = tp_replay_dir(argv[i], quiet, only, &ncases, &opts);
         derived = derived > s ? derived : s;
         /* a recorded outcome that re-derives may still not be the expected one */
         if (s != 2)
@@ -96,10 +102,12 @@ int tp_replay_main(int argc, char **argv)
         tp_replay_help(stderr);
         return 2;
     }
-    char words[96];
+    char words[96], errors[96] = "";
     tp_expect_words(&expect, words, sizeof words);
-    printf("# replayed %d case(s) in %d run(s): %s; outcomes: %s\n", ncases, ndirs,
-           derived == 0 ? "every verdict re-derived" : "DISAGREEMENT", words);
+    if (derived == 0 && opts.gpu_errors)
+        snprintf(errors, sizeof errors, " but %d error(s) by fault or timeout, the GPU's word", opts.gpu_errors);
+    printf("# replayed %d case(s) in %d run(s): %s%s; outcomes: %s\n", ncases, ndirs,
+           derived == 0 ? "every verdict re-derived" : "DISAGREEMENT", errors, words);
     status = derived ? derived : expect.unexpected ? 1 : 0;
     return status;
 }

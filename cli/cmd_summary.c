@@ -27,6 +27,12 @@ void tp_summary_help(FILE *f)
                "whether every case had its expected outcome (expect = \"pass\", \"refused\" or\n"
                "\"violated\" in the contract): \"as expected (7 violated, 1 refused)\", or \"**N\n"
                "unexpected**\" followed by each such case, expected and got.\n"
+               "\"met\" needs a pass or fail verdict (or a refusal by the plan) for every case, no\n"
+               "failure and one pass. A run with an error by fault or timeout (a kernel that faulted or\n"
+               "hung: the GPU's word) is \"not met\"; one with another error, or with no case judged,\n"
+               "is \"not shown\". It says \"on the selected cases\" for a run of some cases (--case)\n"
+               "and counts the cases run on supplied inputs (--input) rather than the seeds. summary\n"
+               "reads results.json as it is; `tolproof replay` checks it.\n"
                "  --expect-from DIR  expectations of runs recorded before plans carried them, from\n"
                "                     DIR/CONTRACT.plan.json by case name (see `tolproof replay --help`)\n"
                "Exit status: 0 every results.json read, 2 one could not be read (its row is left out).\n");
@@ -70,16 +76,18 @@ static void row(const char *dir, const char *expect_from, const json_t *res)
     tp_tally t;
     tp_tally_results(res, &t);
     json_t *dev = json_object_get(res, "device");
-    char ratio[32] = "-", contract[160];
+    char ratio[32] = "-", contract[320];
+    tp_tally_contract(&t, contract, sizeof contract);
     if (t.pass)
         snprintf(ratio, sizeof ratio, "%.3g", t.max_ratio_passing);
-    tp_tally_contract_text(contract, sizeof contract, &t);
     char expected[1024];
     expect_cell(dir, expect_from, res, expected, sizeof expected);
+    const char *contract_name = json_string_value(json_object_get(res, "contract"));
+    const char *device = json_string_value(json_object_get(dev, "name"));
     printf("| %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | %s | %s |\n",
-           json_string_value(json_object_get(res, "contract")), json_string_value(json_object_get(dev, "name")),
-           t.cases, t.pass, t.fail, tp_tally_unjudged(&t), ratio, t.implied, t.strict, t.loose, t.both,
-           contract, t.first_violation[0] ? t.first_violation : "-", expected);
+           contract_name ? contract_name : "?", device ? device : "?", t.cases, t.pass, t.fail,
+           tp_tally_unjudged(&t), ratio, t.implied, t.strict, t.loose, t.both, contract,
+           t.first_violation[0] ? t.first_violation : "-", expected);
 }
 
 int tp_summary_main(int argc, char **argv)
@@ -105,6 +113,12 @@ int tp_summary_main(int argc, char **argv)
         json_t *res = json_load_file(path, 0, &je);
         if (!res) {
             fprintf(stderr, "%s:%d: %s\n", path, je.line, je.text);
+            status = 2;
+            continue;
+        }
+        if (!json_is_object(res) || !json_is_array(json_object_get(res, "cases"))) {
+            fprintf(stderr, "%s: not a run's results (an object with a \"cases\" array)\n", path);
+            json_decref(res);
             status = 2;
             continue;
         }

@@ -77,6 +77,9 @@ static int unknown(const char *name)
 
 int main(int argc, char **argv)
 {
+    /* one TAP line at a time even into a pipe or file: a crash or a kill
+     * loses no line already printed */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
         global_help(stderr);
         return 2;

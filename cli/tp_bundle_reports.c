@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "cli/tp_bundle_reports.h"
 
+#include "cli/tp_record_checks.h"
+
 #include "cli/tp_tally.h"
 #include "harness/tp_check.h"
 #include "harness/tp_report.h"
@@ -59,7 +61,11 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
 {
     fprintf(f, "# Evidence bundle\n\n");
     fprintf(f, "Every verdict below is re-derived by `tolproof audit` from the recorded seeds and the stored "
-               "outputs; times are in `timing.json`, hashes in `manifest.json`.\n\n");
+               "outputs, but an error by fault or timeout (a kernel that faulted or hung leaves no outputs: that "
+               "case rests on the GPU's word, and its contract is not met); times are in `timing.json`, hashes in "
+               "`manifest.json`. What the audit cannot show: who "
+               "made the bundle (only a signature, `signature.json`, checked with `tolproof audit --key`, shows "
+               "that) and that a GPU really ran the kernel (nothing in a bundle shows that).\n\n");
     fprintf(f, "## Contracts\n\n");
     fprintf(f, "One row per run, counted as `tolproof summary` counts them. *refused*: cases with no pass/fail "
                "verdict (refused before launch, or an error). *claim* sorts the cases that have outputs by the "
@@ -77,18 +83,20 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
         const json_t *dev = json_object_get(res, "device");
         tp_tally t;
         tp_tally_results(res, &t);
-        char ratio[32];
+        char ratio[32], contract[320];
         ratio_text(ratio, sizeof ratio, &t);
+        tp_tally_contract(&t, contract, sizeof contract);
         fprintf(f, "| %s | %s | ", str(r, "run"), str(res, "contract"));
         md_cell(f, str(dev, "name"));
-        char contract[160];
-        tp_tally_contract_text(contract, sizeof contract, &t);
         fprintf(f, " | %s | %s | %d | %d | %d | %d | %s | %d / %d / %d / %d | %s | ", str(dev, "arch"),
                 str(res, "backend"), t.cases, t.pass, t.fail, tp_tally_unjudged(&t), ratio, t.implied, t.strict,
                 t.loose, t.both, contract);
         md_cell(f, t.first_violation[0] ? t.first_violation : "-");
         fprintf(f, " |\n");
     }
+    if (!json_array_size(proofs))
+        fprintf(f, "\n## Proofs (Frama-C/WP)\n\nNo proof reports: this bundle does not show that any oracle is "
+                   "proven.\n");
     if (json_array_size(proofs)) {
         fprintf(f, "\n## Proofs (Frama-C/WP)\n\n| oracle | tiers | goals | proved | provers |\n|---|---|---|---|---|\n");
         json_t *p;
@@ -117,6 +125,17 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
         fprintf(f, " (%s); results in `runs/%s/results.json` (each case's Evidence and Non-claims lists are "
                    "there).\n\n",
                 str(dev, "arch"), str(r, "run"));
+        tp_tally t;
+        tp_tally_results(res, &t);
+        if (t.selected)
+            fprintf(f, "A run of the selected cases only: %zu of the %zu cases of its plan.\n\n",
+                    json_array_size(json_object_get(res, "selected_cases")),
+                    json_array_size(json_object_get(json_object_get(r, "plan"), "cases")));
+        if (t.from_files)
+            fprintf(f, "%d case(s) ran on supplied inputs (`--input`, listed under *seed*), not on inputs generated "
+                       "from the seed: the copies are in `outputs/CASE/input_NAME.npy`, their SHA-256 in "
+                       "`inputs_from`, and those verdicts hold for those inputs only.\n\n",
+                    t.from_files);
         fprintf(f, "| case | seed | dims | verdict | violations | elements | max err | max ulp | max err/bound | "
                    "claim | plots |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         size_t k;
@@ -124,7 +143,16 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
         json_array_foreach(json_object_get(res, "cases"), k, cr)
         {
             const char *verdict = str(cr, "verdict");
-            fprintf(f, "| %s | %lld | ", str(cr, "case"), (long long)json_integer_value(json_object_get(cr, "seed")));
+            fprintf(f, "| %s | %lld", str(cr, "case"), (long long)json_integer_value(json_object_get(cr, "seed")));
+            const char *in;
+            json_t *iv;
+            int from = 0;
+            json_object_foreach(json_object_get(cr, "inputs_from"), in, iv)
+            {
+                fprintf(f, "%s%s", from ? ", " : "; from files: ", in);
+                from = 1;
+            }
+            fprintf(f, " | ");
             const char *dn;
             json_t *dv;
             int first = 1;
@@ -132,6 +160,12 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
             {
                 fprintf(f, "%s%s=%lld", first ? "" : " ", dn, (long long)json_integer_value(dv));
                 first = 0;
+            }
+            if (tp_record_is_gpu_error(cr)) {
+                fprintf(f, " | **error** by %s, the GPU's word (not re-derived): ", str(cr, "by"));
+                md_cell(f, str(cr, "reason"));
+                fprintf(f, " | - | - | - | - | - | - | - |\n");
+                continue;
             }
             if (strcmp(verdict, "pass") != 0 && strcmp(verdict, "fail") != 0) {
                 fprintf(f, " | %s: ", verdict);

@@ -8,8 +8,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* manifest.json's "tolproof_bundle": the bundle layout's version. */
-#define TP_BUNDLE_FORMAT 1
+/* manifest.json's "tolproof_bundle": the bundle layout's version. 2 added
+ * signature.json and requires manifest.schema.json to be the auditing
+ * tolproof's own schema and every case of every plan to be recorded. */
+#define TP_BUNDLE_FORMAT 2
 
 /* "runs", "devices" and "proofs", from the runs (an array of {"run": NAME,
  * "results": results.json, "plan": plan.json}) and the bundle's proof

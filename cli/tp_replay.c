@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tp_replay.h"
 
+#include "cli/tp_record_checks.h"
 #include "harness/tp_check.h"
 #include "core/tp_case.h"
 #include "core/tp_npy.h"
@@ -284,16 +285,37 @@ static int replay_case(const char *dir, const tp_plan *plan, const char *backend
     char err[800];
     tp_case *c = tp_check_case_build(plan, idx, backend, err, sizeof err);
     if (strcmp(verdict, "refused") == 0 || strcmp(verdict, "error") == 0) {
+        char why[600];
         const char *by = json_string_value(json_object_get(rec, "by"));
         const char *reason = json_string_value(json_object_get(rec, "reason"));
-        int plan_refusal = by && strcmp(by, "plan") == 0;
-        int same = !by || !reason ? 0 : plan_refusal ? !c && strcmp(err, reason) == 0 : 1;
+        tp_unjudged kind = tp_check_unjudged(rec, why, sizeof why);
+        int refused_now = c == NULL;
         tp_case_free(c);
-        printf("%s - %s/%s: recorded %s (%s)%s\n", same ? "ok" : "not ok", dir, name, verdict, reason ? reason : "",
-               same ? (plan_refusal                 ? ", refusal re-derived"
-                       : strcmp(by, "input") == 0 ? ", refused for its --input file, which a refused case does not keep"
-                                                  : ", not re-derivable without the GPU")
-                    : ", but the plan does not refuse it now");
+        if (kind == TP_UNJUDGED_REFUSED) {
+            printf("not ok - %s/%s: %s\n", dir, name, why);
+            note_first(opts, dir, index, ".verdict", name);
+            return 1;
+        }
+        if (kind == TP_UNJUDGED_GPU_WORD) {
+            /* a case the plan refuses is never launched, so it cannot fault */
+            if (refused_now) {
+                printf("not ok - %s/%s: recorded error by %s (%s), but the plan refuses the case (%s): it was never "
+                       "launched\n",
+                       dir, name, by, reason, err);
+                note_first(opts, dir, index, ".by", name);
+                return 1;
+            }
+            printf("ok - %s/%s: recorded error by %s (%s): the GPU's word, not re-derived (a case without "
+                   "outputs)\n",
+                   dir, name, by, reason);
+            if (opts)
+                opts->gpu_errors++;
+            return 0;
+        }
+        /* a refusal by the plan: the plan must refuse it now, saying the same */
+        int same = refused_now && strcmp(err, reason) == 0;
+        printf("%s - %s/%s: recorded %s (%s)%s\n", same ? "ok" : "not ok", dir, name, verdict, reason,
+               same ? ", refusal re-derived" : ", but the plan does not refuse it now");
         if (!same)
             note_first(opts, dir, index, ".reason", name);
         return !same;
@@ -394,8 +416,18 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
         tp_plan_free(plan);
         return 2;
     }
+    /* every case of the plan exactly once, before any case is re-derived */
+    char first[1400] = "";
+    int bad = tp_check_coverage_plan(dir, plan, res, first, sizeof first);
+    if (opts && !opts->first[0])
+        snprintf(opts->first, sizeof opts->first, "%s", first);
+    if (bad == 2) {
+        json_decref(res);
+        tp_plan_free(plan);
+        return 2;
+    }
     const char *backend = json_string_value(json_object_get(res, "backend"));
-    int bad = 0, rewritten = 0;
+    int rewritten = 0;
     size_t i;
     json_t *rec;
     json_array_foreach(json_object_get(res, "cases"), i, rec)

@@ -28,10 +28,15 @@ typedef struct {
      * recomputation. NULL: none. The migration script is the judge of
      * what may change; this only confines the rewrite to those keys. */
     const char *const *rewrite_keys;
+    /* Incremented for every record accepted on the GPU's word: an error
+     * by "fault" or "timeout" (cli/tp_record_checks.h), which has no
+     * outputs to re-derive. */
+    int gpu_errors;
 } tp_replay_opts;
 
 /* Replays every case of results.json (or only `only`), printing one TAP
- * line per case. 0 every case re-derives, 1 a disagreement, 2 the
+ * line per case. 0 every case re-derives (or is an error by fault or
+ * timeout, counted in opts->gpu_errors), 1 a disagreement, 2 the
  * directory cannot be read. opts may be NULL. */
 int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_replay_opts *opts);
 

@@ -1,5 +1,6 @@
 #include "cli/tp_tally.h"
 
+#include "cli/tp_record_checks.h"
 #include "harness/tp_check.h"
 
 #include <stdio.h>
@@ -65,6 +66,7 @@ static void violation_text(char *out, size_t len, const char *case_name, const c
 void tp_tally_results(const json_t *results, tp_tally *t)
 {
     memset(t, 0, sizeof *t);
+    t->selected = json_object_get(results, "selected_cases") != NULL;
     size_t i;
     json_t *cr;
     json_array_foreach(json_object_get(results, "cases"), i, cr)
@@ -77,6 +79,9 @@ void tp_tally_results(const json_t *results, tp_tally *t)
         t->refused += strcmp(v, "refused") == 0;
         t->error += strcmp(v, "error") == 0;
         t->other += !pass && strcmp(v, "fail") != 0 && strcmp(v, "refused") != 0 && strcmp(v, "error") != 0;
+        t->plan_refused += strcmp(v, "refused") == 0 && strcmp(str(cr, "by"), "plan") == 0;
+        t->gpu_errors += tp_record_is_gpu_error(cr);
+        t->from_files += json_object_get(cr, "inputs_from") != NULL;
         switch (tp_case_claim(cr)) {
         case TP_CLAIM_IMPLIED: t->implied++; break;
         case TP_CLAIM_STRICT: t->strict++; break;
@@ -103,13 +108,32 @@ void tp_tally_results(const json_t *results, tp_tally *t)
         }
         t->more_accurate_cases += counted_more;
     }
+    t->unverified = t->cases - t->pass - t->fail - t->plan_refused - t->gpu_errors;
 }
 
-void tp_tally_contract_text(char *buf, size_t len, const tp_tally *t)
+void tp_tally_contract(const tp_tally *t, char *out, size_t len)
 {
-    snprintf(buf, len, "%s", t->fail ? "**violated**" : "met");
-    if (t->more_accurate)
-        snprintf(buf + strlen(buf), len - strlen(buf), " (%lld element%s in %d case%s more accurate than the model admits)",
+    if (t->fail)
+        snprintf(out, len, "**violated**");
+    else if (t->gpu_errors && t->unverified)
+        snprintf(out, len,
+                 "**not met**: %d case(s) in error (fault or timeout, the GPU's word); %d case(s) without a "
+                 "re-derivable verdict",
+                 t->gpu_errors, t->unverified);
+    else if (t->gpu_errors)
+        snprintf(out, len, "**not met**: %d case(s) in error (fault or timeout, the GPU's word)", t->gpu_errors);
+    else if (t->unverified)
+        snprintf(out, len, "**not shown**: %d case(s) without a re-derivable verdict", t->unverified);
+    else if (!t->pass)
+        snprintf(out, len, "**not shown**: no case judged");
+    else if (t->from_files)
+        snprintf(out, len, "met%s, %d case(s) on supplied inputs", t->selected ? " on the selected cases" : "",
+                 t->from_files);
+    else
+        snprintf(out, len, "met%s", t->selected ? " on the selected cases" : "");
+    size_t used = strlen(out);
+    if (t->more_accurate && used < len)
+        snprintf(out + used, len - used, " (%lld element%s in %d case%s more accurate than the model admits)",
                  t->more_accurate, t->more_accurate == 1 ? "" : "s", t->more_accurate_cases,
                  t->more_accurate_cases == 1 ? "" : "s");
 }

@@ -11,6 +11,7 @@
 #ifndef TP_TALLY_H
 #define TP_TALLY_H
 #include <jansson.h>
+#include <stddef.h>
 
 typedef enum { TP_CLAIM_NONE, TP_CLAIM_IMPLIED, TP_CLAIM_STRICT, TP_CLAIM_LOOSE, TP_CLAIM_BOTH } tp_claim_class;
 
@@ -21,6 +22,17 @@ typedef struct {
     int pass, fail, refused, error, other;
     /* cases with at least one output, by claim category */
     int implied, strict, loose, both;
+    /* refusals by the plan, which replay re-derives; errors by "fault"
+     * or "timeout" (a kernel that faulted or hung: the GPU's word, which
+     * replay accepts as such); cases that are none of these nor pass or
+     * fail (other errors, refusals by the harness or for an --input file,
+     * a missing or unknown verdict): no replay can stand behind them */
+    int plan_refused, gpu_errors, unverified;
+    /* cases whose inputs came from .npy files (--input: "inputs_from"),
+     * not from the seeds */
+    int from_files;
+    /* 1 when the run was of some cases only ("selected_cases") */
+    int selected;
     /* the largest max_err_over_bound of an output of a passing case;
      * meaningful only when pass > 0 */
     double max_ratio_passing;
@@ -43,10 +55,17 @@ void tp_tally_results(const json_t *results, tp_tally *t);
  * (refused before launch, or an error). */
 int tp_tally_unjudged(const tp_tally *t);
 
-/* "**violated**" or "met", and where some violations are more accurate
+/* The "contract" cell of a run: "**violated**" when a case fails;
+ * "**not met**: N case(s) in error ..." when a kernel faulted or hung on
+ * a case (never "met": that case has no verdict); "**not shown**: WHY"
+ * when no case was judged or a case has no verdict replay can stand
+ * behind (an error by the harness, say): an all-error run is not "met";
+ * else "met", followed by what it rests on when that is less than the
+ * seeds of every case of the contract ("on the selected cases", "N
+ * case(s) on supplied inputs"); and, where some violations are more accurate
  * than the model admits, " (N elements in C cases more accurate than the
- * model admits)" after it: the contract cell of the summaries. */
-void tp_tally_contract_text(char *buf, size_t len, const tp_tally *t);
+ * model admits)" after it. */
+void tp_tally_contract(const tp_tally *t, char *out, size_t len);
 
 /* The claim category of one case of results.json. */
 tp_claim_class tp_case_claim(const json_t *case_result);

@@ -51,8 +51,9 @@ enum {
 };
 
 /* Parses: --out DIR (default build/runs/<backend>/<contract>), --case NAME
- * (repeatable), --list, --reps N (timed launches, default 20), --root DIR
- * (repository root for the fingerprint check, default "."), --input
+ * (repeatable; results.json then lists them as "selected_cases"),
+ * --list, --reps N (timed launches, default 20), --root DIR (repository
+ * root for the fingerprint check, default "."), --input
  * NAME=FILE.npy (repeatable: the case's input NAME is the file's contents),
  * --dump-inputs (also write every input as outputs/CASE/input_NAME.npy),
  * --help.

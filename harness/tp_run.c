@@ -387,6 +387,15 @@ int tp_run_close(tp_run *run)
     json_object_set_new(run->results, "compiler_version", json_string(in->compiler_version));
     json_object_set_new(run->results, "build_command", json_string(in->build_command));
     json_object_set_new(run->results, "contract_sha256", json_string(plan->contract_sha256));
+    /* a run of some cases says which (in plan order), so that replay can
+     * tell a case left out on purpose from a result deleted afterwards */
+    if (run->nselected) {
+        json_t *sel = json_array();
+        for (int i = 0; i < tp_run_ncases(run); i++)
+            if (tp_run_case_selected(run, i))
+                json_array_append_new(sel, json_string(case_name(run, i)));
+        json_object_set_new(run->results, "selected_cases", sel);
+    }
     snprintf(path, sizeof path, "%s/plan.json", run->out);
     write_plan(run, path);
     snprintf(path, sizeof path, "%s/results.json", run->out);

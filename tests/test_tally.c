@@ -68,7 +68,7 @@ static void test_more_accurate(void)
     tap_ok(t.fail == 2 && t.more_accurate == 5 && t.more_accurate_cases == 1,
            "more-accurate violations counted apart: %lld elements in %d case", t.more_accurate, t.more_accurate_cases);
     char contract[200];
-    tp_tally_contract_text(contract, sizeof contract, &t);
+    tp_tally_contract(&t, contract, sizeof contract);
     if (!tap_ok(strcmp(contract, "**violated** (5 elements in 1 case more accurate than the model admits)") == 0,
                 "the contract cell says so"))
         tap_diag("got \"%s\"", contract);
@@ -117,7 +117,7 @@ int main(void)
     tap_ok(t.implied + t.strict + t.loose + t.both == 5, "each case with outputs is in exactly one claim category");
     tap_ok(t.max_ratio_passing == 0.75, "max err/bound over passing cases only (%g)", t.max_ratio_passing);
     char contract[200];
-    tp_tally_contract_text(contract, sizeof contract, &t);
+    tp_tally_contract(&t, contract, sizeof contract);
     tap_ok(t.more_accurate == 0 && strcmp(contract, "**violated**") == 0,
            "no more-accurate violations: the contract cell is as it was (%s)", contract);
     const char *want = "failing/z[1,2]: got 1.5, exact 1, admitted [0.875, 1.125]";
