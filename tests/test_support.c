@@ -741,6 +741,35 @@ static void test_npy(void)
         npy_refused("no shape", p2, "shape");
         write_bytes(p2, "\x93NUMPY\x04\x00\x10\x00", 10);
         npy_refused("format version 4.0", p2, "version");
+        /* issue 14's probe: a 74-byte file declaring 2^40 elements made
+         * the reader malloc 2 TiB; the size is checked against the file's */
+        write_bytes(p2,
+                    "\x93NUMPY\x01\x00\x3e\x00{'descr':'<f2','fortran_order':False,'shape':(1099511627776,)}\0\0",
+                    74);
+        npy_refused("a 74-byte file declaring shape (2^40,)", p2, "needs 2199023255552 data bytes, the file has 2");
+        /* a 19-byte file whose header stops after the key: read out of
+         * bounds before the header was parsed with explicit bounds */
+        write_bytes(p2, "\x93NUMPY\x01\x00\x09\x00{'descr':", 19);
+        npy_refused("a header that ends after 'descr':", p2, "ends before the value of 'descr'");
+        write_bytes(p2, "\x93NUMPY\x01\x00\x06\x00{'desc", 16);
+        npy_refused("a header that ends inside a key", p2, "ends inside the string");
+        write_bytes(p2, "\x93NUMPY\x01\x00\x2a\x00{'descr':'<i4',\0'fortran_order':False,}\n", 52);
+        npy_refused("a NUL byte in the header", p2, "NUL byte at byte 15");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (1, 3), 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("'shape' given twice", p2, "gives 'shape' twice");
+        write_npy_raw(p2, "{'descr': '<i4', 'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("'descr' given twice", p2, "gives 'descr' twice");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), 'extra': 1, }", v, sizeof v);
+        npy_refused("a key NumPy does not write", p2, "has a key 'extra'");
+        write_npy_raw(p2, "{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("a structured dtype", p2, "structured array");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), } x", v, sizeof v);
+        npy_refused("text after the dict", p2, "text after the header dict");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': Maybe, 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("fortran_order neither True nor False", p2, "neither True nor False");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (2 3), }", v, sizeof v);
+        npy_refused("a shape without commas", p2, "separated by ','");
+        npy_refused("a directory", tmpdir, "is a directory");
         snprintf(p2, sizeof p2, "%s/does-not-exist.npy", tmpdir);
         npy_refused("a missing file", p2, "cannot open");
         /* 2^62 elements of 4 bytes: the byte count wraps to 0 in size_t,
