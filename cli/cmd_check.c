@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,9 +346,12 @@ static int bind_dims(args *a, const tp_plan *plan, int64_t *dims_out)
     for (int i = 0; i < a->ndimargs; i++) {
         const char *kv = a->dimargs[i], *eq = strchr(kv, '=');
         char *end;
+        errno = 0;
         long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
-        if (!eq || end == eq + 1 || *end || v <= 0)
-            return refuse(a, "--dim %s: expected NAME=N with N a positive integer", kv);
+        /* refused, not clamped: strtoll saturates 99999999999999999999 at
+         * 2^63-1; a contract's dims are below 2^31 (the kernels index with int) */
+        if (!eq || end == eq + 1 || *end || v <= 0 || errno == ERANGE || v > INT32_MAX)
+            return refuse(a, "--dim %s: expected NAME=N with N a positive integer below 2^31", kv);
         int k;
         for (k = 0; k < nd; k++)
             if (strlen(plan->dims[k]) == (size_t)(eq - kv) && strncmp(plan->dims[k], kv, (size_t)(eq - kv)) == 0)
@@ -522,7 +526,8 @@ static int run(args *a, const char *argv0, json_t **result)
     tp_value *model = work.model;
     if (apply_models(a, model, overrides) != 0)
         goto out;
-    if (op->check_model(model, inner, sizeof inner) != 0) {
+    if (tp_op_check_model_keys(op, model, inner, sizeof inner) != 0 ||
+        op->check_model(model, inner, sizeof inner) != 0) {
         refuse(a, "%s%s (op %s)", a->nmodels ? "--model: " : "", inner, opname);
         goto out;
     }

@@ -69,6 +69,10 @@ const char *const *tp_op_names(void);
  * the result must not depend on the caller's. */
 int tp_op_reference(const tp_op *op, const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                     char *err, size_t errlen);
+/* 0 when every key of model is one of op->model_keys; otherwise -1 and
+ * a message naming the first unknown key and the op's keys, so that a
+ * misspelt key (fmaa) is refused instead of silently ignored. */
+int tp_op_check_model_keys(const tp_op *op, const tp_value *model, char *err, size_t errlen);
 /* 0 when every output of the case (a tensor with an `initial`) has a
  * format the op declares; otherwise -1 and a message naming the output,
  * its format and the op's formats. */

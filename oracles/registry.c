@@ -47,6 +47,25 @@ static const char *dtype_words(tp_dtype dt, char *buf, size_t len)
     return buf;
 }
 
+int tp_op_check_model_keys(const tp_op *op, const tp_value *model, char *err, size_t errlen)
+{
+    for (int i = 0; tp_value_is_table(model) && i < model->n; i++) {
+        const char *key = model->keys[i];
+        const tp_model_key *k = op->model_keys;
+        while (k && k->key && strcmp(k->key, key) != 0)
+            k++;
+        if (k && k->key)
+            continue;
+        char keys[300] = "";
+        size_t n = 0;
+        for (k = op->model_keys; k && k->key && n < sizeof keys; k++)
+            n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", n ? ", " : "", k->key);
+        snprintf(err, errlen, "model key %s is not one op %s reads (its keys: %s)", key, op->name, n ? keys : "none");
+        return -1;
+    }
+    return 0;
+}
+
 int tp_op_check_outputs(const tp_op *op, const tp_case *c, char *err, size_t errlen)
 {
     for (int i = 0; i < c->ntensors; i++) {

@@ -90,6 +90,26 @@ truncate -s 100 "$tmp/trunc/outputs/tiny_1x1x1/C.npy"
 "$tp" replay "$tmp/trunc" >"$tmp/trunc.log"
 [ $? != 0 ]; ok $? "a truncated output tensor fails the replay"
 
+# issue 14's probe: a planted 74-byte .npy that declares 2^40 elements
+# crashed replay (and audit) allocating 2 TiB; a directory named
+# results.json or plan.json was "'[' or '{' expected near end of file"
+cp -r "$tmp/good" "$tmp/huge"
+printf '\x93NUMPY\x01\x00\x3e\x00{'"'"'descr'"'"':'"'"'<f2'"'"','"'"'fortran_order'"'"':False,'"'"'shape'"'"':(1099511627776,)}\0\0' \
+    >"$tmp/huge/outputs/tiny_1x1x1/C.npy"
+"$tp" replay --case tiny_1x1x1 "$tmp/huge" >"$tmp/huge.log"
+[ $? = 1 ] && grep -q "C.npy: truncated: shape (1099511627776,) of <f2 needs 2199023255552 data bytes, the file has 2" "$tmp/huge.log"
+ok $? "a 74-byte output declaring 2^40 elements is refused by its size, not allocated"
+for f in results.json plan.json; do
+    cp -r "$tmp/good" "$tmp/dir_$f"
+    rm "$tmp/dir_$f/$f" && mkdir "$tmp/dir_$f/$f"
+    "$tp" replay "$tmp/dir_$f" >"$tmp/dir_$f.log"
+    [ $? = 2 ] && grep -q "$f: is a directory, not a file" "$tmp/dir_$f.log"
+    ok $? "replay: a directory named $f says so"
+done
+"$tp" summary "$tmp/dir_results.json" >/dev/null 2>"$tmp/sum_dir.log"
+[ $? = 2 ] && grep -q "results.json: is a directory, not a file" "$tmp/sum_dir.log"
+ok $? "summary: a directory named results.json says so"
+
 # the recorded GPU runs
 shopt -s nullglob
 runs=()

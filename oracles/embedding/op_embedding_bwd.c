@@ -56,6 +56,7 @@ static const tp_model_key model_keys[] = {
     {"accumulation", m_acc, NULL},
     {"order", m_order, NULL},
     {"output_rounding", m_outr, NULL}, /* with accumulation = "fp32" */
+    {"step", NULL, "optional words on how one accumulation step rounds (documentation: accumulation decides the bound)"},
     {NULL, NULL, NULL}};
 
 static int embedding_bwd_check_model(const tp_value *model, char *err, size_t errlen)
@@ -66,6 +67,11 @@ static int embedding_bwd_check_model(const tp_value *model, char *err, size_t er
         return -1;
     if (strcmp(a, "fp32") == 0 && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
+    json_t *step = json_object_get(model, "step");
+    if (step && !json_is_string(step)) {
+        snprintf(err, errlen, "model.step must be a string (words on one accumulation step)");
+        return -1;
+    }
     return 0;
 }
 
