@@ -67,8 +67,8 @@ static int embedding_bwd_check_model(const tp_value *model, char *err, size_t er
         return -1;
     if (strcmp(a, "fp32") == 0 && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
-    json_t *step = json_object_get(model, "step");
-    if (step && !json_is_string(step)) {
+    const tp_value *step = tp_value_get(model, "step");
+    if (step && !tp_value_string(step)) {
         snprintf(err, errlen, "model.step must be a string (words on one accumulation step)");
         return -1;
     }

@@ -34,7 +34,7 @@ static int read_model(const tp_value *model, const char *backend, tp_gelu_model 
     const char *v;
     if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
         tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
-        (json_object_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
+        (tp_value_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
         return -1;
     const tp_value *k = tp_value_get(model, "constants");
     const char *names[] = {"c", "a", "k3a"};

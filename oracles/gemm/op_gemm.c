@@ -62,7 +62,7 @@ static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
     if (tp_model_choice(model, "accumulation", m_acc, &v, err, errlen) ||
         tp_model_choice(model, "order", m_order, &v, err, errlen) ||
         tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
-        (json_object_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
+        (tp_value_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
         return -1;
     const char *flags[] = {"transpose_a", "transpose_b"};
     for (int i = 0; i < 2; i++) {
