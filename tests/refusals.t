@@ -82,7 +82,7 @@ refused input_output normal_64 input "input C: C is an output of contract gemm_f
     "$gemm" --input C="$a64"
 head -c 1000 "$a64" >"$tmp/trunc.npy"
 refused input_truncated normal_64 input \
-    "input A: $tmp/trunc.npy: truncated (the header or the data ends early) (expected 4096 f16 elements, shape [64, 64])" \
+    "input A: $tmp/trunc.npy: truncated: shape (64, 64) of <f2 needs 8192 data bytes, the file has 872 (expected 4096 f16 elements, shape [64, 64])" \
     "$gemm" --input A="$tmp/trunc.npy"
 printf 'not a tensor\n' >"$tmp/text.npy"
 refused input_not_npy normal_64 input "input A: $tmp/text.npy: not a .npy file" "$gemm" --input A="$tmp/text.npy"
