@@ -640,6 +640,8 @@ static int run(args *a, const char *argv0, json_t **result)
         g->data = NULL;
         if (strcmp(g->kind, "input") == 0) {
             int r = tp_case_check_values(&work, c, case_tensor_index(c, g->name), inner, sizeof inner);
+            if (r == 0)
+                r = tp_op_check_inputs_finite(op, c, inner, sizeof inner); /* bad input, not a violation */
             if (r != 0) {
                 refuse(a, "input %s: %s: %s", g->name, g->path, inner);
                 goto out;

@@ -207,6 +207,32 @@ status gemm_fwd/npy_nul 2 "input A: nul.npy: the header holds a NUL byte at byte
 status gemm_fwd/npy_shape_twice 2 "input A: twice.npy: the header gives 'shape' twice (ambiguous: NumPy would take the last one)" \
     gemm_fwd --input A=twice.npy --input B=B.npy --output C=C.npy
 status gemm_fwd/npy_directory 2 "input A: $hx: is a directory, not a .npy file" gemm_fwd --input A="$hx" --input B=B.npy --output C=C.npy
+# non-finite inputs: a model of finite inputs has no exact result for them,
+# so they are bad input named by tensor and element (they were a "violation"
+# against a NaN reference, claim "implied"); a gather copies them as they are
+/usr/bin/python3 - "$tmp/fx" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+a = np.load(f"{d}/gemm_fwd/A.npy")
+for name, r, c, v in [("A_inf", 3, 5, np.inf), ("A_nan", 0, 1, np.nan), ("A_minf", 1, 0, -np.inf)]:
+    b = a.copy(); b[r, c] = v; np.save(f"{d}/gemm_fwd/{name}.npy", b)
+x = np.load(f"{d}/softmax_fwd/x.npy"); x[0, 2] = np.inf; np.save(f"{d}/softmax_fwd/x_inf.npy", x)
+idx, w = np.load(f"{d}/embedding_fwd/idx.npy"), np.load(f"{d}/embedding_fwd/W.npy")
+out = np.load(f"{d}/embedding_fwd/out.npy")
+row = int(idx.reshape(-1)[0])
+w[row, 0] = -np.inf
+out.reshape(-1, w.shape[1])[idx.reshape(-1) == row, 0] = -np.inf
+np.save(f"{d}/embedding_fwd/W_inf.npy", w); np.save(f"{d}/embedding_fwd/out_inf.npy", out)
+PY
+ok $? "NumPy writes inputs holding inf, -inf and NaN"
+status gemm_fwd/input_inf 2 "input A: A_inf.npy: A[3, 5] = inf: op gemm's model covers finite inputs only" \
+    gemm_fwd --input A=A_inf.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/input_nan 2 "input A: A_nan.npy: A[0, 1] = nan: op gemm's model covers finite inputs only" \
+    gemm_fwd --input A=A_nan.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/input_minf 2 "input A: A_minf.npy: A[1, 0] = -inf" gemm_fwd --input A=A_minf.npy --input B=B.npy --output C=C.npy
+status softmax_fwd/input_inf 2 "input x: x_inf.npy: x[0, 2] = inf: op softmax_fwd's model covers finite inputs only" \
+    softmax_fwd --input x=x_inf.npy --output y=y.npy
+status embedding_fwd/weight_inf 0 "verdict: pass" embedding_fwd --input idx=idx.npy --input W=W_inf.npy --output out=out_inf.npy
 status embedding_bwd/dim_huge 2 "--dim V=99999999999999999999: expected NAME=N with N a positive integer below 2^31" \
     embedding_bwd --input idx=idx.npy --input gout=gout.npy --output gW=gW.npy --dim V=99999999999999999999
 status embedding_bwd/dim_2_31 2 "--dim V=2147483648: expected NAME=N with N a positive integer below 2^31" \

@@ -275,4 +275,4 @@ const tp_op tp_op_embedding_bwd = {"embedding_bwd", "gW[v,d] = gW0[v,d] + sum_{i
                                    embedding_bwd_check_model, embedding_bwd_reference, embedding_bwd_say,
                                    embedding_bwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_I32),
                                    model_keys,
-    TP_DTYPE_BIT(TP_F16)};
+    TP_DTYPE_BIT(TP_F16), NULL /* nonfinite_inputs: the model covers finite inputs only */};
