@@ -2,7 +2,7 @@
  * on an emulated device: host memory, and the kernel replaced by a CPU
  * emulation of it, so the whole run/record/replay path, launch checks
  * included, can be tested without a GPU. --mutant NAME plants a known
- * error. */
+ * error; --mutant no_device emulates a machine without a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -495,7 +495,11 @@ static const char *emu_mutant = "none";
 /* The limits of an H100/H200, so the runtime's launch checks run too. */
 static int cpu_open(tp_device_props *p, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
+    /* --mutant no_device: a machine without a GPU (the harness exits 3) */
+    if (strcmp(emu_mutant, "no_device") == 0) {
+        snprintf(err, errlen, "no CUDA-capable device is detected (emulated)");
+        return -1;
+    }
     snprintf(p->name, sizeof p->name, "cpu-emulation");
     snprintf(p->arch, sizeof p->arch, "x86_64");
     p->max_threads_per_block = 1024;
@@ -584,7 +588,7 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "--ops") == 0)
         return list_ops();
     if (argc < 3) {
-        fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant] "
+        fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant|no_device] "
                         "[harness options...]\n       tool_emulate --ops\n");
         return 2;
     }
