@@ -48,6 +48,8 @@ static const char check_help[] =
     "        --backend B      whose documented device-function ulp bounds apply (default cuda)\n"
     "        --json FILE      the full result (verdicts, worst elements, claim audit,\n"
     "                         Evidence, Non-claims)\n"
+    "        An infinite or NaN input is bad input (named by tensor and element) unless the\n"
+    "        op's model says how it propagates (embedding_fwd copies it).\n"
     "        Exit status: 0 every element within its bound, 1 a violation, 2 bad input.\n";
 
 #define MAX_GIVEN 24
