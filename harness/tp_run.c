@@ -6,6 +6,7 @@
 
 #include "core/tp_case.h"
 #include "core/tp_npy.h"
+#include "core/tp_op.h"
 #include "core/tp_sha256.h"
 #include "harness/tp_check.h"
 #include "harness/tp_report.h"
@@ -346,6 +347,17 @@ tp_case *tp_run_case_begin(tp_run *run, int i)
             return NULL;
         }
         json_object_set_new(run->inputs_from, run->inputs[k].name, json_string(sha));
+    }
+    /* an infinite or NaN --input is refused before the launch, as the
+     * checker would refuse it after (tp_op_check_inputs_finite) */
+    const tp_op *op = tp_op_find(run->plan->op);
+    if (run->ninputs && op && tp_op_check_inputs_finite(op, run->current, err, sizeof err) != 0) {
+        char why[1300];
+        snprintf(why, sizeof why, "input %s", err);
+        record_other(run, i, "refused", "input", why);
+        tp_case_free(run->current);
+        run->current = NULL;
+        return NULL;
     }
     return run->current;
 }

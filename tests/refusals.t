@@ -82,6 +82,16 @@ head -c 1000 "$a64" >"$tmp/trunc.npy"
 refused input_truncated normal_64 input \
     "input A: $tmp/trunc.npy: truncated: shape (64, 64) of <f2 needs 8192 data bytes, the file has 872 (expected 4096 f16 elements, shape [64, 64])" \
     "$gemm" --input A="$tmp/trunc.npy"
+# an infinite element (binary16 0x7c00 at A[0, 2]): refused before the launch
+/usr/bin/python3 - "$a64" "$tmp/inf.npy" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+data = 10 + int.from_bytes(b[8:10], "little")
+b[data + 4:data + 6] = b"\x00\x7c"
+open(sys.argv[2], "wb").write(b)
+EOF
+refused input_infinite normal_64 input "input A[0, 2] = inf: op gemm's model covers finite inputs only" \
+    "$gemm" --input A="$tmp/inf.npy"
 printf 'not a tensor\n' >"$tmp/text.npy"
 refused input_not_npy normal_64 input "input A: $tmp/text.npy: not a .npy file" "$gemm" --input A="$tmp/text.npy"
 # indices drawn from [0, 1024) fed to a case whose vocabulary is [0, 1000)
