@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ static const char check_help[] =
     "        with the --model KEY=VALUE of the op's that would admit it. Ops whose admitted\n"
     "        set is one bit pattern (embedding_fwd, a copy) compare bit patterns: NaN\n"
     "        payloads and the sign of zero count.\n"
+    "        An infinite or NaN input is bad input (named by tensor and element) unless the\n"
+    "        op's model says how it propagates (embedding_fwd copies it).\n"
     "        Exit status: 0 every element within its bound, 1 a violation, 2 bad input.\n";
 
 #define MAX_GIVEN 24
@@ -351,9 +354,12 @@ static int bind_dims(args *a, const tp_plan *plan, int64_t *dims_out)
     for (int i = 0; i < a->ndimargs; i++) {
         const char *kv = a->dimargs[i], *eq = strchr(kv, '=');
         char *end;
+        errno = 0;
         long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
-        if (!eq || end == eq + 1 || *end || v <= 0)
-            return refuse(a, "--dim %s: expected NAME=N with N a positive integer", kv);
+        /* refused, not clamped: strtoll saturates 99999999999999999999 at
+         * 2^63-1; a contract's dims are below 2^31 (the kernels index with int) */
+        if (!eq || end == eq + 1 || *end || v <= 0 || errno == ERANGE || v > INT32_MAX)
+            return refuse(a, "--dim %s: expected NAME=N with N a positive integer below 2^31", kv);
         int k;
         for (k = 0; k < nd; k++)
             if (strlen(plan->dims[k]) == (size_t)(eq - kv) && strncmp(plan->dims[k], kv, (size_t)(eq - kv)) == 0)
@@ -551,7 +557,8 @@ static int run(args *a, const char *argv0, json_t **result)
     tp_value *model = work.model;
     if (apply_models(a, model, overrides) != 0)
         goto out;
-    if (op->check_model(model, inner, sizeof inner) != 0) {
+    if (tp_op_check_model_keys(op, model, inner, sizeof inner) != 0 ||
+        op->check_model(model, inner, sizeof inner) != 0) {
         refuse(a, "%s%s (op %s)", a->nmodels ? "--model: " : "", inner, opname);
         goto out;
     }
@@ -664,6 +671,8 @@ static int run(args *a, const char *argv0, json_t **result)
         g->data = NULL;
         if (strcmp(g->kind, "input") == 0) {
             int r = tp_case_check_values(&work, c, case_tensor_index(c, g->name), inner, sizeof inner);
+            if (r == 0)
+                r = tp_op_check_inputs_finite(op, c, inner, sizeof inner); /* bad input, not a violation */
             if (r != 0) {
                 refuse(a, "input %s: %s: %s", g->name, g->path, inner);
                 goto out;

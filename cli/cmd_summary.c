@@ -6,6 +6,7 @@
 
 #include "cli/tp_expect_dir.h"
 #include "cli/tp_tally.h"
+#include "core/tp_jsonfile.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -109,10 +110,10 @@ int tp_summary_main(int argc, char **argv)
     for (int i = first; i < argc; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/results.json", argv[i]);
-        json_error_t je;
-        json_t *res = json_load_file(path, 0, &je);
+        char err[4400];
+        json_t *res = tp_json_file_load(path, 0, err, sizeof err);
         if (!res) {
-            fprintf(stderr, "%s:%d: %s\n", path, je.line, je.text);
+            fprintf(stderr, "%s\n", err);
             status = 2;
             continue;
         }

@@ -7,6 +7,7 @@
 #include "cli/tp_record_checks.h"
 #include "harness/tp_check.h"
 #include "core/tp_case.h"
+#include "core/tp_jsonfile.h"
 #include "core/tp_npy.h"
 #include "harness/tp_report.h"
 
@@ -397,7 +398,7 @@ static int write_results(const char *path, const json_t *res)
 
 int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_replay_opts *opts)
 {
-    char path[4200], err[600];
+    char path[4200], err[4400];
     snprintf(path, sizeof path, "%s/plan.json", dir);
     tp_plan *plan = tp_plan_load(path, err, sizeof err);
     if (!plan) {
@@ -407,12 +408,11 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
         return 2;
     }
     snprintf(path, sizeof path, "%s/results.json", dir);
-    json_error_t je;
-    json_t *res = json_load_file(path, 0, &je);
+    json_t *res = tp_json_file_load(path, 0, err, sizeof err);
     if (!res) {
-        printf("not ok - %s:%d: %s\n", path, je.line, je.text);
+        printf("not ok - %s\n", err);
         if (opts && !opts->first[0])
-            snprintf(opts->first, sizeof opts->first, "%s:%d: %s", path, je.line, je.text);
+            snprintf(opts->first, sizeof opts->first, "%s", err);
         tp_plan_free(plan);
         return 2;
     }

@@ -2,6 +2,7 @@
 
 #include "core/tp_expr.h"
 #include "core/tp_format.h"
+#include "core/tp_grammar.h"
 #include "core/tp_npy.h"
 #include "core/tp_rng.h"
 #include "core/tp_sha256.h"
@@ -60,13 +61,15 @@ static int check_requirements(const tp_plan *plan, const tp_case *c, char *err, 
     for (int i = 0; i < plan->nrequirements; i++) {
         const tp_plan_require *req = &plan->requirements[i];
         int64_t ok;
-        char inner[200];
+        char inner[200], ex[100];
         if (tp_expr_eval(req->expr, c->ndims, c->dim_names, c->dims, &ok, inner, sizeof inner) != 0) {
-            snprintf(err, errlen, "case %s: requirement \"%s\": %s", c->name, req->expr, inner);
+            snprintf(err, errlen, "case %s: requirement \"%s\": %s", c->name,
+                     tp_grammar_excerpt(req->expr, ex, sizeof ex), inner);
             return -1;
         }
         if (!ok) {
-            snprintf(err, errlen, "case %s: requirement \"%s\" does not hold: %s", c->name, req->expr, req->message);
+            snprintf(err, errlen, "case %s: requirement \"%s\" does not hold: %s", c->name,
+                     tp_grammar_excerpt(req->expr, ex, sizeof ex), req->message);
             return -1;
         }
     }
@@ -79,15 +82,16 @@ static int set_shape(const tp_plan_tensor *pt, tp_tensor *t, const tp_case *c, c
     t->rank = pt->rank;
     t->numel = 1;
     for (int d = 0; d < t->rank; d++) {
-        char inner[200];
+        char inner[200], ex[100];
         const char *expr = pt->shape[d];
         if (tp_expr_eval(expr, c->ndims, c->dim_names, c->dims, &t->shape[d], inner, sizeof inner) != 0) {
-            snprintf(err, errlen, "tensor %s: shape expression \"%s\": %s", t->name, expr, inner);
+            snprintf(err, errlen, "tensor %s: shape expression \"%s\": %s", t->name,
+                     tp_grammar_excerpt(expr, ex, sizeof ex), inner);
             return -1;
         }
         if (t->shape[d] <= 0) {
             snprintf(err, errlen, "case %s: tensor %s: extent %d is %lld (expected a positive size from \"%s\")",
-                     c->name, t->name, d, (long long)t->shape[d], expr);
+                     c->name, t->name, d, (long long)t->shape[d], tp_grammar_excerpt(expr, ex, sizeof ex));
             return -1;
         }
         if (t->numel > TP_MAX_NUMEL / t->shape[d]) {
@@ -111,11 +115,14 @@ static int init_output(const tp_plan_tensor *pt, tp_tensor *t, size_t bytes, uin
     else if (strcmp(init, "zeros") == 0)
         memset(t->data, 0, bytes);
     else {
-        char inner[300];
-        if (t->dtype != TP_F16 ||
-            tp_fill_f16(t->data, t->rank, t->shape, init, seed, t->name, inner, sizeof inner) != 0) {
-            snprintf(err, errlen, "output %s: init \"%s\" is not usable for %s", t->name, init,
-                     tp_dtype_name(t->dtype));
+        char inner[300], ex[100];
+        if (t->dtype != TP_F16) {
+            snprintf(err, errlen, "output %s: init \"%s\" is not usable for %s", t->name,
+                     tp_grammar_excerpt(init, ex, sizeof ex), tp_dtype_name(t->dtype));
+            return -1;
+        }
+        if (tp_fill_f16(t->data, t->rank, t->shape, init, seed, t->name, inner, sizeof inner) != 0) {
+            snprintf(err, errlen, "output %s: init: %s", t->name, inner);
             return -1;
         }
     }

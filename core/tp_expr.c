@@ -34,6 +34,22 @@ static void efail(E *e, const char *at, const char *what)
     e->failed = 1;
 }
 
+/* "integer overflow: 281474976710656 * 65536 is beyond the 64-bit range"
+ * (op "-" with one operand: unary minus; a name: a function call). */
+static void overflow(E *e, const char *at, const char *op, int64_t a, int64_t b)
+{
+    char what[160];
+    if (strcmp(op, "-") == 0 && a == 0 && b == INT64_MIN)
+        snprintf(what, sizeof what, "integer overflow: -(%lld) is beyond the 64-bit range", (long long)b);
+    else if (op[0] >= 'a' && op[0] <= 'z')
+        snprintf(what, sizeof what, "integer overflow: %s(%lld, %lld) is beyond the 64-bit range", op, (long long)a,
+                 (long long)b);
+    else
+        snprintf(what, sizeof what, "integer overflow: %lld %s %lld is beyond the 64-bit range", (long long)a, op,
+                 (long long)b);
+    efail(e, at, what);
+}
+
 const tp_expr_function *tp_expr_find(const char *name, size_t n, int plan)
 {
     if (plan && n > 3 && strncmp(name, "tp_", 3) == 0) {
@@ -90,6 +106,10 @@ static int64_t eval(E *e, int i)
                 efail(e, x->s, "division by zero");
                 return 0;
             }
+            if (a[0] == INT64_MIN && a[1] == -1) {
+                overflow(e, x->s, "ceil_div", a[0], a[1]);
+                return 0;
+            }
             /* floor division rounded up, right for either sign */
             int64_t q = a[0] / a[1];
             return q + ((a[0] % a[1] != 0) && ((a[0] < 0) == (a[1] < 0)));
@@ -109,6 +129,10 @@ static int64_t eval(E *e, int i)
     }
     case N_UNARY: {
         int64_t v = eval(e, x->kid);
+        if (x->op[0] == '-' && v == INT64_MIN) {
+            overflow(e, x->s, "-", 0, v);
+            return 0;
+        }
         return x->op[0] == '-' ? -v : x->op[0] == '!' ? !v : v;
     }
     case N_BIN: {
@@ -119,9 +143,20 @@ static int64_t eval(E *e, int i)
             efail(e, r->s, "division by zero");
             return 0;
         }
-        return strcmp(op, "+") == 0    ? a + b
-               : strcmp(op, "-") == 0  ? a - b
-               : strcmp(op, "*") == 0  ? a * b
+        if (e->failed)
+            return 0;
+        /* checked: a plan's integers are int64, and a wrapped value (or
+         * INT64_MIN / -1, which traps) must not pass for a shape */
+        int64_t v = 0;
+        int over = strcmp(op, "+") == 0   ? __builtin_add_overflow(a, b, &v)
+                   : strcmp(op, "-") == 0 ? __builtin_sub_overflow(a, b, &v)
+                   : strcmp(op, "*") == 0 ? __builtin_mul_overflow(a, b, &v)
+                   : (strcmp(op, "/") == 0 || strcmp(op, "%") == 0) && a == INT64_MIN && b == -1;
+        if (over) {
+            overflow(e, x->s, op, a, b);
+            return 0;
+        }
+        return strcmp(op, "+") == 0 || strcmp(op, "-") == 0 || strcmp(op, "*") == 0 ? v
                : strcmp(op, "/") == 0  ? a / b
                : strcmp(op, "%") == 0  ? a % b
                : strcmp(op, "<") == 0  ? a < b

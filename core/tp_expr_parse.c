@@ -195,7 +195,30 @@ static void expected_operand(P *p, token t)
 
 static int c_or(P *p);
 static int p_or(P *p);
-static int top(P *p) { return p->d == CONTRACT ? c_or(p) : p_or(p); }
+
+/* One more level of nesting at s: 0, or -1 past MAX_DEPTH (refused by
+ * name, not by running out of stack). Callers undo it with leave(). */
+static int enter(P *p, const char *s)
+{
+    if (++p->depth <= MAX_DEPTH)
+        return 0;
+    char at[96];
+    syntax(p, s, "expression nested too deeply (more than %d levels of parentheses, calls and unary operators)%s",
+           MAX_DEPTH, where(p, s, at, sizeof at));
+    return -1;
+}
+static void leave(P *p) { p->depth--; }
+
+static int top(P *p)
+{
+    if (enter(p, p->s) != 0) {
+        leave(p);
+        return 0;
+    }
+    int x = p->d == CONTRACT ? c_or(p) : p_or(p);
+    leave(p);
+    return x;
+}
 
 static int primary(P *p)
 {
@@ -286,7 +309,13 @@ static int power(P *p)
         token t = peek(p);
         if (is_op(t, "**")) {
             take(p, t);
-            return binary(p, "**", p->nodes[x].s, x, unary(p));
+            if (enter(p, t.s) != 0) {
+                leave(p);
+                return x;
+            }
+            int b = binary(p, "**", p->nodes[x].s, x, unary(p));
+            leave(p);
+            return b;
         }
     }
     return x;
@@ -300,9 +329,14 @@ static int unary(P *p)
     if (!op || p->failed)
         return power(p);
     take(p, t);
+    if (enter(p, t.s) != 0) {
+        leave(p);
+        return 0;
+    }
     int u = new_node(p, N_UNARY, t.s, 0);
     p->nodes[u].op = op;
     add_kid(p, u, unary(p));
+    leave(p);
     return u;
 }
 
@@ -366,9 +400,14 @@ static int c_not(P *p)
     if (p->failed || !is_word(t, "not"))
         return c_cmp(p);
     take(p, t);
+    if (enter(p, t.s) != 0) {
+        leave(p);
+        return 0;
+    }
     int u = new_node(p, N_UNARY, t.s, 0);
     p->nodes[u].op = "not";
     add_kid(p, u, c_not(p));
+    leave(p);
     return u;
 }
 

@@ -24,6 +24,9 @@ typedef struct {
 enum dialect { CONTRACT, PLAN };
 
 #define MAX_NODES 256 /* expressions are a few terms: a fixed pool, no allocation */
+/* Parentheses, calls and unary operators nest at most this deep: the
+ * parser recurses once per level, and a contract needs a handful. */
+#define MAX_DEPTH 64
 
 /* The parser's state and the tree it builds (nodes[0 .. n-1]). */
 typedef struct {
@@ -31,6 +34,7 @@ typedef struct {
     enum dialect d;
     node nodes[MAX_NODES];
     int n;
+    int depth; /* of the recursion, against MAX_DEPTH */
     int failed;
     char msg[320];   /* the first syntax error */
     const char *at;  /* where it was found */

@@ -42,3 +42,13 @@ int tp_grammar_fail(tp_grammar_error *e, const char *fmt, ...)
     va_end(ap);
     return 0;
 }
+
+char *tp_grammar_excerpt(const char *text, char *out, size_t len)
+{
+    size_t n = text ? strlen(text) : 0;
+    if (n <= 72)
+        snprintf(out, len, "%s", text ? text : "");
+    else
+        snprintf(out, len, "%.60s... (%zu bytes)", text, n);
+    return out;
+}

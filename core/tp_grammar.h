@@ -17,6 +17,11 @@ typedef struct {
  * as they did when the generator checked contracts in Python. Returns out. */
 char *tp_grammar_quote(const char *text, size_t n, char *out, size_t len);
 
+/* The first 60 bytes of text, then "... (N bytes)" when it is longer:
+ * how messages name an expression or a fill that may be megabytes long,
+ * so the reason after it is not cut off. Returns out. */
+char *tp_grammar_excerpt(const char *text, char *out, size_t len);
+
 /* Sets e->what from a printf format; the first error wins, later calls
  * leave it alone (0: it was set now, -1: an earlier one stands). */
 int tp_grammar_fail(tp_grammar_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,10 +1,11 @@
+#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "core/tp_npy.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *tp_npy_descr(tp_dtype t) { return tp_dtype_get(t)->npy_descr; }
 
@@ -41,23 +42,63 @@ int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shap
     return ok ? 0 : -1;
 }
 
-/* Finds 'key': in the header dict and returns a pointer after the colon. */
-static const char *dict_value(const char *h, const char *key)
+/* The dtype of a parsed header, or -1 with err saying what the file holds
+ * instead, spelled as NumPy spells it so that the user sees which
+ * conversion is missing (float64, big-endian, object, ...). */
+static int header_dtype(const tp_npy_header *h, const char *path, char *err, size_t errlen)
 {
-    char pat[32];
-    snprintf(pat, sizeof pat, "'%s'", key);
-    const char *p = strstr(h, pat);
-    if (!p)
-        return NULL;
-    p += strlen(pat);
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p != ':')
-        return NULL;
-    p++;
-    while (isspace((unsigned char)*p))
-        p++;
-    return p;
+    char known[64];
+    tp_dtype_list(1, known, sizeof known);
+    if (!h->have_descr) {
+        snprintf(err, errlen, "%s: the header has no 'descr' (expected %s)", path, known);
+        return -1;
+    }
+    for (int i = 0; !h->descr_not_string && i < TP_NDTYPES; i++)
+        /* NumPy itself saves a bfloat16 array it loaded as '|V2' */
+        if (strcmp(h->descr, tp_dtype_get((tp_dtype)i)->npy_descr) == 0 || (i == TP_BF16 && strcmp(h->descr, "|V2") == 0))
+            return i;
+    const char *d = h->descr;
+    snprintf(err, errlen, "%s: dtype '%s' is not supported: expected %s%s", path, d, known,
+             h->descr_not_string || d[0] == '[' ? " (this file holds a structured array)"
+             : d[0] == '>'                     ? " (little-endian; this file is big-endian)"
+             : d[0] == '|' && d[1] == 'O'      ? " (this file holds Python objects, not numbers)"
+                                               : "");
+    return -1;
+}
+
+static void shape_text(char *out, size_t len, int rank, const int64_t *shape)
+{
+    size_t n = (size_t)snprintf(out, len, "(");
+    for (int d = 0; d < rank && n < len; d++)
+        n += (size_t)snprintf(out + n, len - n, "%lld%s", (long long)shape[d], rank == 1 ? "," : d + 1 < rank ? ", " : "");
+    if (n < len)
+        snprintf(out + n, len - n, ")");
+}
+
+/* The data of a pipe or device, which has no size to check first: read in
+ * growing pieces, so that memory follows what really arrives. */
+static void *read_stream(FILE *f, size_t bytes, size_t *got)
+{
+    size_t cap = bytes < (1u << 20) ? bytes : (1u << 20);
+    unsigned char *buf = malloc(cap ? cap : 1);
+    *got = 0;
+    while (buf && *got < bytes) {
+        if (*got == cap) {
+            size_t ncap = cap * 2 < bytes ? cap * 2 : bytes;
+            unsigned char *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t n = fread(buf + *got, 1, cap - *got, f);
+        if (n == 0)
+            break;
+        *got += n;
+    }
+    return buf;
 }
 
 int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], void **data,
@@ -69,6 +110,13 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
+    struct stat st;
+    int have_st = fstat(fileno(f), &st) == 0, regular = have_st && S_ISREG(st.st_mode);
+    if (have_st && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory, not a .npy file", path);
+        fclose(f);
+        return -1;
+    }
     unsigned char pre[12];
     char *h = NULL;
     int rc = -1;
@@ -76,15 +124,17 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
         snprintf(err, errlen, "%s: not a .npy file (expected the magic \\x93NUMPY)", path);
         goto out;
     }
-    size_t hlen;
+    size_t hlen, prefix;
     if (pre[6] == 1) {
         if (fread(pre + 8, 1, 2, f) != 2)
             goto truncated;
         hlen = pre[8] | (size_t)pre[9] << 8;
+        prefix = 10;
     } else if (pre[6] == 2 || pre[6] == 3) {
         if (fread(pre + 8, 1, 4, f) != 4)
             goto truncated;
         hlen = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
+        prefix = 12;
         if (hlen > (1u << 20)) {
             snprintf(err, errlen, "%s: header length %zu (expected under 1 MiB)", path, hlen);
             goto out;
@@ -93,84 +143,81 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
         snprintf(err, errlen, "%s: format version %d.%d (expected 1.0, 2.0 or 3.0)", path, pre[6], pre[7]);
         goto out;
     }
-    h = malloc(hlen + 1);
+    if (regular && (uint64_t)st.st_size < prefix + hlen) {
+        snprintf(err, errlen, "%s: truncated: the header declares %zu bytes, the file has %lld after the magic", path,
+                 hlen, (long long)st.st_size - (long long)prefix);
+        goto out;
+    }
+    h = malloc(hlen ? hlen : 1);
+    if (!h) {
+        snprintf(err, errlen, "%s: cannot allocate %zu bytes for the header", path, hlen);
+        goto out;
+    }
     if (fread(h, 1, hlen, f) != hlen)
         goto truncated;
-    h[hlen] = 0;
-    const char *v = dict_value(h, "descr");
-    int found = -1;
-    for (int i = 0; v && i < TP_NDTYPES; i++)
-        /* NumPy itself saves a bfloat16 array it loaded as '|V2' */
-        if ((strncmp(v + 1, tp_dtype_get((tp_dtype)i)->npy_descr, 3) == 0 ||
-             (i == TP_BF16 && strncmp(v + 1, "|V2", 3) == 0)) &&
-            (v[0] == '\'' || v[0] == '"') && v[4] == v[0])
-            found = i;
-    if (found < 0) {
-        /* name the dtype as NumPy spells it, so that the user sees which
-         * conversion is missing (float64, big-endian, object, ...) */
-        char d[24] = "";
-        if (v && (*v == '\'' || *v == '"')) {
-            const char *e = strchr(v + 1, *v);
-            size_t len = e ? (size_t)(e - v - 1) : 0;
-            snprintf(d, sizeof d, "%.*s", (int)(len < sizeof d - 1 ? len : sizeof d - 1), v + 1);
-        } else if (v)
-            snprintf(d, sizeof d, "%.*s", (int)strcspn(v, ",}"), v);
-        char known[64];
-        tp_dtype_list(1, known, sizeof known);
-        if (!v)
-            snprintf(err, errlen, "%s: the header has no 'descr' (expected %s)", path, known);
-        else
-            snprintf(err, errlen, "%s: dtype '%s' is not supported: expected %s%s", path, d, known,
-                     d[0] == '>' ? " (little-endian; this file is big-endian)"
-                     : d[0] == '|' && d[1] == 'O' ? " (this file holds Python objects, not numbers)"
-                     : d[0] == '['              ? " (this file holds a structured array)"
-                                                : "");
+    tp_npy_header hd;
+    char inner[200];
+    if (tp_npy_header_parse(h, hlen, &hd, inner, sizeof inner) != 0) {
+        snprintf(err, errlen, "%s: %s", path, inner);
         goto out;
     }
+    int found = header_dtype(&hd, path, err, errlen);
+    if (found < 0)
+        goto out;
     *dtype = (tp_dtype)found;
-    v = dict_value(h, "fortran_order");
-    if (!v || strncmp(v, "False", 5) != 0) {
+    if (!hd.have_fortran_order || hd.fortran_order) {
         snprintf(err, errlen, "%s: fortran_order is %s: only C order is supported (write np.ascontiguousarray(a))",
-                 path, v && strncmp(v, "True", 4) == 0 ? "True" : "missing");
+                 path, hd.have_fortran_order ? "True" : "missing");
         goto out;
     }
-    v = dict_value(h, "shape");
-    if (!v || *v != '(') {
+    if (!hd.have_shape) {
         snprintf(err, errlen, "%s: no shape tuple in the header", path);
         goto out;
     }
-    v++;
-    int r = 0;
+    *rank = hd.rank;
     int64_t numel = 1;
-    for (;;) {
-        while (isspace((unsigned char)*v) || *v == ',')
-            v++;
-        if (*v == ')')
-            break;
-        char *end;
-        long long d = strtoll(v, &end, 10);
-        if (end == v || d < 0 || r == 4) {
-            snprintf(err, errlen, "%s: shape must be up to 4 non-negative integers", path);
-            goto out;
-        }
-        /* 2^40 elements is far beyond any tensor here and keeps the byte
-         * count from wrapping around */
-        if (d > ((long long)1 << 40) || (d > 0 && numel > (((int64_t)1) << 40) / d)) {
-            snprintf(err, errlen, "%s: shape has more than 2^40 elements", path);
-            goto out;
-        }
-        shape[r++] = d;
-        numel *= d;
-        v = end;
+    for (int d = 0; d < hd.rank; d++) {
+        shape[d] = hd.shape[d];
+        numel *= hd.shape[d]; /* at most 2^40: the header parser checked */
     }
-    *rank = r;
     size_t bytes = (size_t)numel * tp_dtype_size(*dtype);
-    *data = malloc(bytes ? bytes : 1);
-    if (bytes && fread(*data, 1, bytes, f) != bytes)
-        goto truncated;
+    char st_text[120];
+    shape_text(st_text, sizeof st_text, hd.rank, hd.shape);
+    if (regular) {
+        uint64_t have = (uint64_t)st.st_size - prefix - hlen;
+        if (have < bytes) {
+            snprintf(err, errlen, "%s: truncated: shape %s of %s needs %zu data bytes, the file has %llu", path, st_text,
+                     hd.descr, bytes, (unsigned long long)have);
+            goto out;
+        }
+        if (have > bytes) {
+            snprintf(err, errlen, "%s: trailing bytes: %zu data bytes expected for the shape %s, the file has more (%llu)",
+                     path, bytes, st_text, (unsigned long long)have);
+            goto out;
+        }
+        *data = malloc(bytes ? bytes : 1);
+        if (!*data) {
+            snprintf(err, errlen, "%s: cannot allocate %zu bytes for shape %s", path, bytes, st_text);
+            goto out;
+        }
+        if (bytes && fread(*data, 1, bytes, f) != bytes)
+            goto truncated;
+    } else {
+        size_t got;
+        *data = read_stream(f, bytes, &got);
+        if (!*data) {
+            snprintf(err, errlen, "%s: cannot allocate memory for shape %s", path, st_text);
+            goto out;
+        }
+        if (got < bytes) {
+            snprintf(err, errlen, "%s: truncated: shape %s of %s needs %zu data bytes, the stream had %zu", path,
+                     st_text, hd.descr, bytes, got);
+            goto out;
+        }
+    }
     if (fgetc(f) != EOF) {
-        snprintf(err, errlen, "%s: trailing bytes: %zu data bytes expected for the shape, the file has more", path,
-                 bytes);
+        snprintf(err, errlen, "%s: trailing bytes: %zu data bytes expected for the shape %s, the file has more", path,
+                 bytes, st_text);
         goto out;
     }
     rc = 0;

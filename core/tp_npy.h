@@ -14,9 +14,28 @@
 int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shape, const void *data);
 
 /* Reads a file: allocates *data (free() it). On error returns -1 and says
- * in err what is wrong with the file (which part, what was expected). */
+ * in err what is wrong with the file (which part, what was expected). The
+ * data size the header declares is checked against the file's size before
+ * anything is allocated, so a 74-byte file cannot ask for 2 TiB. */
 int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], void **data,
                 char *err, size_t errlen);
+
+/* The header dict, as tp_npy_header_parse reads it. */
+#define TP_NPY_MAX_RANK 4
+typedef struct {
+    int have_descr, have_fortran_order, have_shape;
+    char descr[24];       /* the dtype as written ('<f2'), cut to fit */
+    int descr_not_string; /* a structured dtype's list of fields */
+    int fortran_order;
+    int rank;
+    int64_t shape[TP_NPY_MAX_RANK];
+} tp_npy_header;
+
+/* Parses the n bytes of a header (core/tp_npy_header.c): a Python dict
+ * literal with the keys 'descr', 'fortran_order' and 'shape', each at most
+ * once, then padding. 0, or -1 with what is wrong in err. It does not
+ * judge the values (tp_npy_read does): a missing key is left unset. */
+int tp_npy_header_parse(const char *h, size_t n, tp_npy_header *out, char *err, size_t errlen);
 
 /* The .npy descr written for a dtype (core/tp_dtype.c says why bf16 is "<V2"). */
 const char *tp_npy_descr(tp_dtype t);

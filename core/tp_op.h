@@ -69,6 +69,11 @@ typedef struct tp_op {
      * values, reference() above). */
     int (*reference_bits)(const tp_value *model, const tp_case *c, const char *output, uint32_t *bits, char *err,
                           size_t errlen);
+    /* How infinite and NaN input elements reach the outputs, in words, when
+     * the op's model says so (a gather copies them); NULL when the model
+     * covers finite inputs only: such an input then has no exact result to
+     * bound the outputs by, and is refused by tp_op_check_inputs_finite. */
+    const char *nonfinite_inputs;
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);
@@ -79,6 +84,16 @@ const char *const *tp_op_names(void);
  * the result must not depend on the caller's. */
 int tp_op_reference(const tp_op *op, const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                     char *err, size_t errlen);
+/* 0 when every key of model is one of op->model_keys; otherwise -1 and
+ * a message naming the first unknown key and the op's keys, so that a
+ * misspelt key (fmaa) is refused instead of silently ignored. */
+int tp_op_check_model_keys(const tp_op *op, const tp_value *model, char *err, size_t errlen);
+/* 0 when every floating-point input of the case (a tensor without an
+ * `initial`) is finite or op->nonfinite_inputs says how it propagates;
+ * otherwise -1 and "A[3, 5] = inf: ..." naming the first
+ * non-finite element, so that it is a refusal of bad input, not a
+ * violation measured against a NaN reference. */
+int tp_op_check_inputs_finite(const tp_op *op, const tp_case *c, char *err, size_t errlen);
 /* 0 when every output of the case (a tensor with an `initial`) has a
  * format the op declares; otherwise -1 and a message naming the output,
  * its format and the op's formats. */

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "core/tp_plan_json.h"
 
+#include "core/tp_jsonfile.h"
 #include "core/tp_npy.h"
 #include "core/tp_plan.h"
 
@@ -471,24 +472,12 @@ tp_plan *tp_plan_parse(const char *text, char *err, size_t errlen)
 
 tp_plan *tp_plan_load(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open", path);
+    size_t n;
+    /* a directory, an empty stream or an unreadable path is named as such
+     * (core/tp_jsonfile.h), not reported as a JSON syntax error */
+    char *text = tp_file_text(path, TP_JSON_FILE_MAX, &n, err, errlen);
+    if (!text)
         return NULL;
-    }
-    char *text = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0)
-        text = malloc((size_t)n + 1);
-    size_t got = text ? fread(text, 1, (size_t)n, f) : 0;
-    int read_error = ferror(f);
-    fclose(f);
-    if (!text || read_error) {
-        free(text);
-        snprintf(err, errlen, "%s: cannot read", path);
-        return NULL;
-    }
-    text[got] = 0;
     char inner[400];
     tp_plan *plan = tp_plan_parse(text, inner, sizeof inner);
     free(text);

@@ -68,6 +68,9 @@ static const tp_fill_form forms[] = {
 const tp_fill_form *tp_fill_forms(void) { return forms; }
 
 #define ZIPF_MAX (1 << 24) /* the harmonic CDF table of zipf(n) holds n doubles */
+/* mirror(axis, mirror(axis, ...)): one level per axis of a rank-4 tensor
+ * and then some; the parser and the filler recurse once per level. */
+#define MAX_FILL_DEPTH 8
 
 typedef struct fill {
     enum fill_kind kind;
@@ -82,6 +85,7 @@ typedef struct {
     unsigned dtype_bit; /* the tensor's dtype */
     int index;          /* an index tensor: every argument is an integer */
     int rank;           /* the tensor's rank, or -1 when not known */
+    int depth;          /* of nested fills (mirror, antimirror), against MAX_FILL_DEPTH */
     char q[200];        /* the whole text, quoted */
     tp_grammar_error *e;
 } cursor;
@@ -230,7 +234,13 @@ static fill *parse_fill(cursor *c)
         double v = 0;
         int64_t iv = 0;
         if (*k == 'f') {
-            if (!(f->base = parse_fill(c)))
+            if (++c->depth > MAX_FILL_DEPTH) {
+                tp_grammar_fail(c->e, "fills nested more than %d deep in fill %s", MAX_FILL_DEPTH, c->q);
+                goto bad;
+            }
+            f->base = parse_fill(c);
+            c->depth--;
+            if (!f->base)
                 goto bad;
         } else if (number(c, *k != 'n' || c->index, &v, &iv) != 0)
             goto bad;
@@ -312,7 +322,7 @@ static void forms_text(unsigned dtype_bit, char *out, size_t len)
 
 static fill *parse_all(const char *text, tp_dtype dtype, int rank, tp_grammar_error *e)
 {
-    cursor c = {text, text, TP_DTYPE_BIT(dtype), tp_dtype_get(dtype)->index, rank, "", e};
+    cursor c = {text, text, TP_DTYPE_BIT(dtype), tp_dtype_get(dtype)->index, rank, 0, "", e};
     size_t n = strlen(text);
     memset(e, 0, sizeof *e);
     forms_text(TP_DTYPE_BIT(dtype), e->expected, sizeof e->expected);
@@ -444,6 +454,8 @@ static void fill_rec(const sink *out, int rank, const int64_t *shape, const fill
         return;
     }
     fill_rec(out, rank, shape, f->base, seed, stream);
+    if (n == 0) /* an empty tensor: nothing to mirror (and no extent to divide by) */
+        return;
     int64_t inner = 1;
     for (int d = f->axis + 1; d < rank; d++)
         inner *= shape[d];
@@ -527,7 +539,8 @@ int tp_fill_int(void *out, int dtype_i64, int64_t numel, const char *text, uint6
     for (int64_t i = 0; i < numel; i++) {
         int64_t v = a; /* const(v) */
         if (kind == F_RANDINT)
-            v = a + (int64_t)(tp_rng_u64(seed, stream, (uint64_t)i * 16) % (uint64_t)(b - a));
+            /* hi - lo in uint64: randint(-2^62, 2^62) would overflow int64 */
+            v = (int64_t)((uint64_t)a + tp_rng_u64(seed, stream, (uint64_t)i * 16) % ((uint64_t)b - (uint64_t)a));
         else if (kind == F_ZIPF) {
             double u = tp_rng_uniform(seed, stream, (uint64_t)i * 16) * cdf[a - 1];
             int64_t lo = 0, hi = a - 1; /* first k with cdf[k] > u */

@@ -224,13 +224,14 @@ class Validator:
             out.append(x)
         return out
 
-    def grammar(self, path, what_prefix, item):
+    def grammar(self, path, what_prefix, item, answer=False):
         """The C side's answer for one item (gen/registry.py); on a refusal
-        the error at path, in the C grammar's words."""
+        the error at path, in the C grammar's words. The C rendering, or
+        the whole answer (answer=True)."""
         r = self.checks.ask(item)
         if not r["ok"]:
             self.err(path, what_prefix + r["what"], r["expected"])
-        return r.get("c")
+        return r if answer else r.get("c")
 
     def expr(self, text, path, dims, boolean=False):
         """An expression's C rendering, as the plan carries it."""
@@ -280,6 +281,9 @@ class Validator:
                 self.err(["dims"], f"dim {dn!r} listed twice", "distinct dim names")
 
         # tensors
+        # (path, text, what, minimum): every value expression, evaluated
+        # for each case once the cases are read
+        evals = []
         tensors_raw = d["tensor"]
         if type(tensors_raw) is not list or not tensors_raw or any(type(t) is not dict for t in tensors_raw):
             self.err(["tensor"], "tensor is not an array of tables", "[[tensor]] entries")
@@ -311,6 +315,7 @@ class Validator:
                 self.err(tp + ["role"], f"unknown role {role!r}", "input or output")
             shape = self.str_list(t, tp, "shape", 1, limits["max_rank"], allow_int=True)
             shape_c = [self.expr(s, tp + ["shape"], dims) for s in shape]
+            evals += [(tp + ["shape"], x, f"tensor {tn!r} extent {k}", 1) for k, x in enumerate(shape)]
             entry = {"name": tn, "dtype": dt, "shape": shape_c, "role": role}
             if "values" in t:
                 if role != "input" or not index:
@@ -318,6 +323,7 @@ class Validator:
                              "values = [lo, hi] only on " + "/".join(reg.index_dtypes()) + " inputs (indices)")
                 vals = self.str_list(t, tp, "values", 2, 2, allow_int=True)
                 entry["values"] = [self.expr(v, tp + ["values"], dims) for v in vals]
+                evals += [(tp + ["values"], x, f"tensor {tn!r} values[{k}]", None) for k, x in enumerate(vals)]
             if "init" in t:
                 init = t["init"]
                 if role != "output":
@@ -363,6 +369,9 @@ class Validator:
         block_c = [self.expr(e, KP + ["block"], dims) for e in block]
         grid_c = [self.expr(e, KP + ["grid"], dims) for e in grid]
         shm_c = self.expr(k["shared_bytes"], KP + ["shared_bytes"], dims)
+        evals += [(KP + ["block"], x, f"block[{i}]", 1) for i, x in enumerate(block)]
+        evals += [(KP + ["grid"], x, f"grid[{i}]", 1) for i, x in enumerate(grid)]
+        evals.append((KP + ["shared_bytes"], str(k["shared_bytes"]), "shared_bytes", 0))
         args = self.str_list(k, KP, "args", 1, 64)
         by_name = {t["name"]: t for t in tensors}
         for a in args:
@@ -408,6 +417,10 @@ class Validator:
         # checker's check_model judges the whole model when it runs
         for key, v in model.items():
             k = reg.model_key(op, key)
+            if not k:
+                known = [x["key"] for x in reg.ops[op]["model"]]
+                self.err(["model", key], f"unknown key {key!r} in [model] (op {op} does not read it)",
+                         "one of " + ", ".join(known) + f" (the model keys of op {op})")
             if k and "values" in k and v not in k["values"]:
                 self.err(["model", key], f"model.{key} is {json.dumps(v)}",
                          "one of " + " ".join(json.dumps(x) for x in k["values"]) + f" (op {op})")
@@ -427,6 +440,7 @@ class Validator:
 
         # requires
         reqs = []
+        req_texts = []
         rr = d.get("require", [])
         if type(rr) is not list or any(type(r) is not dict for r in rr):
             self.err(["require"], "require is not an array of tables", "[[require]] entries")
@@ -436,6 +450,7 @@ class Validator:
             cond = self.expr(r["expr"], rp + ["expr"], dims, boolean=True)
             msg = self.string(r, rp, "message")
             reqs.append({"expr": cond, "message": msg})
+            req_texts.append((rp + ["expr"], r["expr"]))
 
         # cases
         cases_raw = d["case"]
@@ -502,6 +517,8 @@ class Validator:
                           "fill": {t["name"]: fill[t["name"]] for t in tensors if t["name"] in fill},
                           "note": note, "expect": expect})
 
+        self.evaluate(dims, cases, req_texts, evals)
+
         rel = os.path.relpath(os.path.abspath(self.path), os.path.abspath(self.root))
         return {
             "tolproof_plan": 1,
@@ -521,6 +538,35 @@ class Validator:
             "requires": reqs,
             "cases": cases,
         }
+
+
+    def evaluate(self, dims, cases, req_texts, evals):
+        """Every expression evaluated for every case, by the C evaluator
+        the harness runs (gen/registry.py): one that cannot be evaluated
+        (division by zero, int64 overflow) is refused; so is an extent,
+        launch dimension or shared size below its minimum in a case whose
+        requirements hold (a case its requirements refuse never gets that
+        far at run time)."""
+        for c in cases:
+            values = [c["dims"][x] for x in dims]
+            where = f"case {c['name']!r} (" + ", ".join(f"{x}={c['dims'][x]}" for x in dims) + ")"
+            admitted = True
+            for path, text in req_texts:
+                r = self.grammar(path, "bad expression: ", {"kind": "condition", "text": text, "values": values},
+                                 answer=True)
+                if "error" in r:
+                    self.err(path, f"bad expression: {text!r} cannot be evaluated for {where}: {r['error']}",
+                             "a condition that evaluates within the 64-bit integers for every case")
+                admitted = admitted and r.get("value", 1) != 0
+            for path, text, what, minimum in evals:
+                r = self.grammar(path, "bad expression: ", {"kind": "value", "text": text, "values": values},
+                                 answer=True)
+                if "error" in r:
+                    self.err(path, f"bad expression: {what} {text!r} cannot be evaluated for {where}: {r['error']}",
+                             "an expression that evaluates within the 64-bit integers for every case")
+                if admitted and minimum is not None and "value" in r and r["value"] < minimum:
+                    self.err(path, f"{what} {text!r} is {r['value']} for {where}",
+                             f"{what} >= {minimum} for every case whose requirements hold")
 
 
 def _strip_comments(src):

@@ -236,7 +236,8 @@ def write_bad(d, a):
         f.write(raw[:-10])
     with open(os.path.join(d, "bad_trailing.npy"), "wb") as f:
         f.write(raw + b"\0\0\0\0")
-    # the header with its 'shape' key renamed: same length, so still aligned
+    # the header with its 'shape' key renamed (same length, so still aligned):
+    # a key NumPy does not write, and no shape
     with open(os.path.join(d, "bad_noshape.npy"), "wb") as f:
         f.write(raw.replace(b"'shape'", b"'shapf'", 1))
     np.save(os.path.join(d, "bad_f8.npy"), a.astype(np.float64))

@@ -274,10 +274,10 @@ json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_sourc
         snprintf(err, errlen, "unknown op \"%s\"", plan->op);
         return NULL;
     }
-    if (op->check_model(plan->model, err, errlen) != 0)
+    if (tp_op_check_model_keys(op, plan->model, err, errlen) != 0 || op->check_model(plan->model, err, errlen) != 0)
         return NULL;
     double atol = plan->claim.atol, rtol = plan->claim.rtol;
-    if (tp_op_check_outputs(op, c, err, errlen) != 0)
+    if (tp_op_check_outputs(op, c, err, errlen) != 0 || tp_op_check_inputs_finite(op, c, err, errlen) != 0)
         return NULL;
     json_t *outs = json_object();
     int pass = 1;

@@ -57,7 +57,9 @@ enum {
  * NAME=FILE.npy (repeatable: the case's input NAME is the file's contents),
  * --dump-inputs (also write every input as outputs/CASE/input_NAME.npy),
  * --help.
- * Refuses (TP_RUN_ERROR, message on stderr) bad arguments, an embedded
+ * Refuses (TP_RUN_ERROR, message on stderr) bad arguments (an --input
+ * that names no input tensor of the plan, or a file that does not open,
+ * before any device is opened), an embedded
  * plan that does not read, and a kernel source on disk that no longer
  * matches the plan's kernel.sha256. *run is set only for TP_RUN_READY. */
 int tp_run_open(int argc, char **argv, const tp_harness_info *info, tp_run **run);
@@ -85,7 +87,8 @@ void tp_run_case_end(tp_run *run, int i, double kernel_ms_median, int reps);
  * written. Verdicts, refusals and errors are results: whether they were
  * expected is tp_expect_run_status's. */
 int tp_run_close(tp_run *run);
-/* Frees the run without writing anything (no GPU to run on). */
+/* Frees the run without writing anything (no GPU to run on), and removes
+ * the directories tp_run_open made for --out while they are still empty. */
 void tp_run_abandon(tp_run *run);
 
 #ifdef __cplusplus

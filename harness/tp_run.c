@@ -6,18 +6,25 @@
 
 #include "core/tp_case.h"
 #include "core/tp_npy.h"
+#include "core/tp_op.h"
 #include "core/tp_sha256.h"
 #include "harness/tp_check.h"
 #include "harness/tp_report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct tp_run {
     const tp_harness_info *info;
     tp_plan *plan;
     char out[2048];
+    /* the outermost directory of out that this run created ("" when out
+     * already existed): tp_run_abandon removes what is still empty of it */
+    char made[2048];
     char root[2048];
     const char *selected[64];
     int nselected;
@@ -44,18 +51,20 @@ static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
             "DIR/results.json, results.tap, results.md, timing.json, plan.json and the\n"
             "outputs as DIR/outputs/CASE/TENSOR.npy (default DIR: build/runs/%s/%s).\n"
             "--input NAME=FILE.npy replaces input tensor NAME of each selected case (use with\n"
-            "--case) by the file's contents; a file whose dtype, element count, shape or index\n"
-            "range does not fit the case refuses the case before any launch. The file is copied\n"
-            "to DIR/outputs/CASE/input_NAME.npy and its SHA-256 recorded (\"inputs_from\"), so\n"
-            "`tolproof replay` re-derives the case from it. --dump-inputs also writes every\n"
-            "generated input there.\n"
+            "--case) by the file's contents; a NAME that is not an input or a file that does not\n"
+            "open is refused at once (exit 2, before any device is opened), a file whose dtype,\n"
+            "element count, shape or index range does not fit the case refuses the case before\n"
+            "any launch. The file is copied to DIR/outputs/CASE/input_NAME.npy and its SHA-256\n"
+            "recorded (\"inputs_from\"), so `tolproof replay` re-derives the case from it.\n"
+            "--dump-inputs also writes every generated input there.\n"
             "A case may expect a refusal or a violation (expect = \"refused\" or \"violated\" in the\n"
             "contract; the default is a pass); every case without its expected outcome is named\n"
             "on stderr (\"unexpected outcome: CONTRACT/CASE: expected E, got G\").\n"
             "Exit status: 0 every case run has its expected outcome, 1 a case's verdict is not\n"
             "the expected one (a violation where a pass was expected, a pass where a violation or\n"
             "a refusal was), 2 a case refused or in error against its expectation, bad arguments,\n"
-            "a kernel source changed since the build, or results that cannot be written, 3 no GPU.\n",
+            "a kernel source changed since the build, or results that cannot be written, 3 no GPU\n"
+            "(nothing is written then).\n",
             plan->contract, plan->kernel.source, info->backend, plan->contract, info->backend, plan->contract);
 }
 
@@ -149,6 +158,68 @@ static int parse_args(tp_run *run, int argc, char **argv)
     return TP_RUN_READY;
 }
 
+/* Each --input names an input tensor of the plan and a file that opens,
+ * checked before the device is opened: a typo is a refusal on any machine,
+ * not something only a GPU run finds. Its dtype, shape and values are
+ * checked per case (tp_run_case_begin), against that case's dims. */
+static int check_input_args(const tp_run *run)
+{
+    const tp_plan *plan = run->plan;
+    char inputs[300] = "";
+    size_t n = 0;
+    for (int t = 0; t < plan->ntensors && n < sizeof inputs; t++)
+        if (plan->tensors[t].role == TP_ROLE_INPUT)
+            n += (size_t)snprintf(inputs + n, sizeof inputs - n, "%s%s", n ? ", " : "", plan->tensors[t].name);
+    for (int k = 0; k < run->ninputs; k++) {
+        const char *name = run->inputs[k].name, *path = run->inputs[k].path;
+        int t = tp_plan_tensor_index(plan, name);
+        if (t < 0 || plan->tensors[t].role != TP_ROLE_INPUT) {
+            if (t < 0)
+                fprintf(stderr, "--input %s=%s: contract %s has no tensor %s (its inputs: %s)\n", name, path,
+                        plan->contract, name, inputs);
+            else
+                fprintf(stderr, "--input %s=%s: %s is an output of contract %s, not an input (its inputs: %s)\n",
+                        name, path, name, plan->contract, inputs);
+            return -1;
+        }
+        struct stat st;
+        FILE *f = fopen(path, "rb");
+        if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+            if (!f)
+                fprintf(stderr, "--input %s=%s: cannot open: %s\n", name, path, strerror(errno));
+            else {
+                fprintf(stderr, "--input %s=%s: is a directory, not a .npy file\n", name, path);
+                fclose(f);
+            }
+            return -1;
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
+/* The outermost missing directory on the way to path into made ("" when
+ * path exists), before tp_mkdirs creates them. */
+static void first_missing(const char *path, char *made, size_t len)
+{
+    char buf[2048];
+    struct stat st;
+    made[0] = 0;
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1;; p++)
+        if (*p == '/' || !*p) {
+            char c = *p;
+            *p = 0;
+            if (stat(buf, &st) != 0) {
+                snprintf(made, len, "%s", buf);
+                return;
+            }
+            if (!c)
+                return;
+            *p = c;
+        }
+}
+
 /* The binary must still match its source: a kernel edited after the build
  * would otherwise be reported under the old fingerprint. */
 static int check_fingerprint(const tp_run *run)
@@ -195,8 +266,10 @@ int tp_run_open(int argc, char **argv, const tp_harness_info *info, tp_run **out
     }
     if (status == TP_RUN_READY)
         status = parse_args(run, argc, argv);
-    if (status == TP_RUN_READY && check_fingerprint(run) != 0)
+    if (status == TP_RUN_READY && (check_input_args(run) != 0 || check_fingerprint(run) != 0))
         status = TP_RUN_ERROR;
+    if (status == TP_RUN_READY)
+        first_missing(run->out, run->made, sizeof run->made);
     if (status == TP_RUN_READY && tp_mkdirs(run->out) != 0) {
         fprintf(stderr, "%s: cannot create %s\n", contract, run->out);
         status = TP_RUN_ERROR;
@@ -280,6 +353,17 @@ tp_case *tp_run_case_begin(tp_run *run, int i)
             return NULL;
         }
         json_object_set_new(run->inputs_from, run->inputs[k].name, json_string(sha));
+    }
+    /* an infinite or NaN --input is refused before the launch, as the
+     * checker would refuse it after (tp_op_check_inputs_finite) */
+    const tp_op *op = tp_op_find(run->plan->op);
+    if (run->ninputs && op && tp_op_check_inputs_finite(op, run->current, err, sizeof err) != 0) {
+        char why[1300];
+        snprintf(why, sizeof why, "input %s", err);
+        record_other(run, i, "refused", "input", why);
+        tp_case_free(run->current);
+        run->current = NULL;
+        return NULL;
     }
     return run->current;
 }
@@ -421,6 +505,21 @@ int tp_run_close(tp_run *run)
 
 void tp_run_abandon(tp_run *run)
 {
-    if (run)
-        free_run(run);
+    if (!run)
+        return;
+    /* nothing was run: the directories this run made go again, from the
+     * innermost up to the outermost it made (run->made, a prefix of
+     * run->out); rmdir leaves any that is not empty alone */
+    if (run->made[0]) {
+        char dir[sizeof run->out];
+        size_t stop = strlen(run->made);
+        snprintf(dir, sizeof dir, "%s", run->out);
+        while (strlen(dir) >= stop && rmdir(dir) == 0) {
+            char *slash = strrchr(dir, '/');
+            if (!slash)
+                break;
+            *slash = 0;
+        }
+    }
+    free_run(run);
 }

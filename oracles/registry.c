@@ -4,6 +4,7 @@
 #include "core/tp_npy.h"
 
 #include <fenv.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,64 @@ static const char *dtype_words(tp_dtype dt, char *buf, size_t len)
     else
         snprintf(buf, len, "%s", tp_dtype_name(dt));
     return buf;
+}
+
+int tp_op_check_model_keys(const tp_op *op, const tp_value *model, char *err, size_t errlen)
+{
+    for (int i = 0; tp_value_is_table(model) && i < model->n; i++) {
+        const char *key = model->keys[i];
+        const tp_model_key *k = op->model_keys;
+        while (k && k->key && strcmp(k->key, key) != 0)
+            k++;
+        if (k && k->key)
+            continue;
+        char keys[300] = "";
+        size_t n = 0;
+        for (k = op->model_keys; k && k->key && n < sizeof keys; k++)
+            n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", n ? ", " : "", k->key);
+        snprintf(err, errlen, "model key %s is not one op %s reads (its keys: %s)", key, op->name, n ? keys : "none");
+        return -1;
+    }
+    return 0;
+}
+
+/* "3, 5": the row-major multi-index of flat element e of t. */
+static void index_text(const tp_tensor *t, int64_t e, char *out, size_t len)
+{
+    int64_t idx[TP_MAX_RANK];
+    for (int d = t->rank - 1; d >= 0; d--) {
+        idx[d] = t->shape[d] > 0 ? e % t->shape[d] : 0;
+        e = t->shape[d] > 0 ? e / t->shape[d] : 0;
+    }
+    size_t n = 0;
+    out[0] = 0;
+    for (int d = 0; d < t->rank && n < len; d++)
+        n += (size_t)snprintf(out + n, len - n, "%s%lld", d ? ", " : "", (long long)idx[d]);
+}
+
+int tp_op_check_inputs_finite(const tp_op *op, const tp_case *c, char *err, size_t errlen)
+{
+    if (op->nonfinite_inputs)
+        return 0;
+    for (int i = 0; i < c->ntensors; i++) {
+        const tp_tensor *t = &c->tensors[i];
+        const tp_format *f = tp_format_of(t->dtype);
+        if (t->initial || !f || !t->data)
+            continue;
+        for (int64_t e = 0; e < t->numel; e++) {
+            double v = tp_format_load(f, t->data, e);
+            if (isfinite(v))
+                continue;
+            char at[100];
+            index_text(t, e, at, sizeof at);
+            snprintf(err, errlen,
+                     "%s[%s] = %s: op %s's model covers finite inputs only (a non-finite input has no exact "
+                     "result to bound the outputs by)",
+                     t->name, at, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf", op->name);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int tp_op_check_outputs(const tp_op *op, const tp_case *c, char *err, size_t errlen)

@@ -21,6 +21,11 @@
  *         {"results": [{"ok": true, "c": "tp_ceil_div(N, 16)"},
  *                      {"ok": false, "what": "...", "expected": "..."}, ...]}
  *       ("c": the C rendering plans carry, for value and condition).
+ *       A value or condition item may carry "values": [N, ...], one per
+ *       dim: the answer then also has "value" (the expression evaluated
+ *       with those dims, one case of the contract) or "error" (why it has
+ *       none: division by zero, integer overflow). A text holding a NUL
+ *       character is refused by name.
  *
  * Exit status: 0, or 2 with one line on stderr for a bad command line or
  * request (an invalid contract is an answer, not an error). */
@@ -171,6 +176,41 @@ static json_t *failure(const tp_grammar_error *e)
     return json_pack("{s:b, s:s, s:s}", "ok", 0, "what", e->what, "expected", e->expected);
 }
 
+/* A text with a NUL character: C sees only the part before it, so the
+ * whole is refused by name (with what the grammar would have expected). */
+static json_t *nul_failure(const json_t *item, tp_grammar_error *e)
+{
+    const char *text = json_string_value(json_object_get(item, "text"));
+    size_t n = json_string_length(json_object_get(item, "text")), at = strlen(text);
+    char q[200];
+    e->what[0] = 0;
+    tp_grammar_quote(text, n > 150 ? 150 : n, q, sizeof q);
+    tp_grammar_fail(e, "%s holds a NUL character (byte %zu)", q, at);
+    return failure(e);
+}
+
+/* "values": [N, ...] on a value or condition item: the expression is also
+ * evaluated with the dims set to these values (one case of the contract),
+ * and the answer carries "value", or "error" with why it has none
+ * (division by zero, integer overflow). */
+static json_t *evaluate(json_t *answer, const char *c, const json_t *values, int ndims, const char *const *dims)
+{
+    int64_t v[64], value;
+    if (!json_is_array(values) || json_array_size(values) != (size_t)ndims || ndims > 64)
+        return json_decref(answer), NULL;
+    for (int k = 0; k < ndims; k++) {
+        if (!json_is_integer(json_array_get(values, (size_t)k)))
+            return json_decref(answer), NULL;
+        v[k] = json_integer_value(json_array_get(values, (size_t)k));
+    }
+    char err[400];
+    if (tp_expr_eval(c, ndims, dims, v, &value, err, sizeof err) != 0)
+        json_object_set_new(answer, "error", json_string(err));
+    else
+        json_object_set_new(answer, "value", json_integer(value));
+    return answer;
+}
+
 static json_t *check_item(const json_t *item, int ndims, const char *const *dims)
 {
     const char *kind = json_string_value(json_object_get(item, "kind"));
@@ -181,11 +221,15 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
         kind = "";
     if (!text)
         return NULL;
+    int has_nul = strlen(text) != json_string_length(json_object_get(item, "text"));
     if (strcmp(kind, "value") == 0 || strcmp(kind, "condition") == 0) {
         char c[2048];
-        if (tp_expr_check(text, kind[0] == 'v' ? TP_EXPR_VALUE : TP_EXPR_CONDITION, ndims, dims, c, sizeof c, &e) != 0)
-            return failure(&e);
-        return json_pack("{s:b, s:s}", "ok", 1, "c", c);
+        if (tp_expr_check(text, kind[0] == 'v' ? TP_EXPR_VALUE : TP_EXPR_CONDITION, ndims, dims, c, sizeof c, &e) != 0 ||
+            has_nul)
+            return has_nul ? nul_failure(item, &e) : failure(&e);
+        json_t *answer = json_pack("{s:b, s:s}", "ok", 1, "c", c);
+        const json_t *values = json_object_get(item, "values");
+        return values ? evaluate(answer, c, values, ndims, dims) : answer;
     }
     if (strcmp(kind, "fill") == 0) {
         tp_dtype dt;
@@ -193,13 +237,13 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
         json_t *rank = json_object_get(item, "rank");
         if (!dname || tp_dtype_parse(dname, &dt) != 0)
             return NULL;
-        if (tp_fill_check(text, dt, json_is_integer(rank) ? (int)json_integer_value(rank) : -1, &e) != 0)
-            return failure(&e);
+        if (tp_fill_check(text, dt, json_is_integer(rank) ? (int)json_integer_value(rank) : -1, &e) != 0 || has_nul)
+            return has_nul ? nul_failure(item, &e) : failure(&e);
         return json_pack("{s:b}", "ok", 1);
     }
     if (strcmp(kind, "dim_name") == 0 || strcmp(kind, "tensor_name") == 0) {
-        if (tp_expr_check_name(text, kind[0] == 'd', &e) != 0)
-            return failure(&e);
+        if (tp_expr_check_name(text, kind[0] == 'd', &e) != 0 || has_nul)
+            return has_nul ? nul_failure(item, &e) : failure(&e);
         return json_pack("{s:b}", "ok", 1);
     }
     return NULL;
@@ -208,7 +252,8 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
 static int check(void)
 {
     json_error_t jerr;
-    json_t *req = json_loadf(stdin, 0, &jerr);
+    /* NUL characters are let through, to be refused by name per item */
+    json_t *req = json_loadf(stdin, JSON_ALLOW_NUL, &jerr);
     json_t *dims = json_object_get(req, "dims"), *items = json_object_get(req, "items");
     if (!req || !json_is_array(dims) || !json_is_array(items)) {
         fprintf(stderr, "tp_registry check: the request is not {\"dims\": [...], \"items\": [...]} (%s)\n",

@@ -82,7 +82,7 @@ for c in $ops; do
     }
     bad bad_truncated "truncated"
     bad bad_trailing "trailing bytes"
-    bad bad_noshape "no shape tuple in the header"
+    bad bad_noshape "has a key 'shapf' (expected only 'descr', 'fortran_order' and 'shape')"
     bad bad_f8 "dtype '<f8' is not supported: expected $descrs"
     bad bad_bigendian "is not supported: expected $descrs (little-endian; this file is big-endian)"
     [ -f "$d/bad_fortran.npy" ] && bad bad_fortran "fortran_order is True: only C order is supported"
@@ -204,5 +204,98 @@ status embedding_bwd/dim_syntax 2 "--dim V=x: expected NAME=N" embedding_bwd --i
 status gelu_fwd/hip 2 "model.tanhf_ulp has no documented bound for backend \"hip\"" gelu_fwd --input x=x.npy --output y=y.npy \
     --backend hip
 status gelu_fwd/nested_model 0 "verdict: pass" gelu_fwd --input x=x.npy --output y=y.npy --model tanhf_ulp.cuda=4
+
+# issue 14's probe: hostile .npy files, numbers and paths; each refused
+# with one line that says what is wrong (no crash, no 2 TiB allocation)
+hx=$tmp/fx/gemm_fwd
+printf '\x93NUMPY\x01\x00\x3e\x00{'"'"'descr'"'"':'"'"'<f2'"'"','"'"'fortran_order'"'"':False,'"'"'shape'"'"':(1099511627776,)}\0\0' >"$hx/huge.npy"
+[ "$(stat -c %s "$hx/huge.npy")" = 74 ]; ok $? "the 74-byte .npy of the probe is 74 bytes"
+status gemm_fwd/npy_2tib 2 "input A: huge.npy: truncated: shape (1099511627776,) of <f2 needs 2199023255552 data bytes, the file has 2" \
+    gemm_fwd --input A=huge.npy --input B=B.npy --output C=C.npy
+printf '\x93NUMPY\x01\x00\x09\x00{'"'"'descr'"'"':' >"$hx/short.npy"
+status gemm_fwd/npy_19_bytes 2 "input A: short.npy: the header ends before the value of 'descr'" \
+    gemm_fwd --input A=short.npy --input B=B.npy --output C=C.npy
+/usr/bin/python3 - "$hx" <<'PY'
+import sys
+d = sys.argv[1]
+def npy(name, dict_text, data):
+    h = dict_text.encode()
+    h += b" " * ((64 - (10 + len(h) + 1) % 64) % 64) + b"\n"
+    open(f"{d}/{name}", "wb").write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h + data)
+a = open(f"{d}/A.npy", "rb").read()
+hl = int.from_bytes(a[8:10], "little")
+shape = a[10:10 + hl].decode().split("'shape': ")[1].split(")")[0] + ")"
+body = a[10 + hl:]
+npy("nul.npy", "{'descr': '<f2',\0'fortran_order': False, 'shape': %s, }" % shape, body)
+npy("twice.npy", "{'descr': '<f2', 'fortran_order': False, 'shape': (1, 1), 'shape': %s, }" % shape, body)
+PY
+status gemm_fwd/npy_nul 2 "input A: nul.npy: the header holds a NUL byte at byte 16" \
+    gemm_fwd --input A=nul.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/npy_shape_twice 2 "input A: twice.npy: the header gives 'shape' twice (ambiguous: NumPy would take the last one)" \
+    gemm_fwd --input A=twice.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/npy_directory 2 "input A: $hx: is a directory, not a .npy file" gemm_fwd --input A="$hx" --input B=B.npy --output C=C.npy
+# non-finite inputs: a model of finite inputs has no exact result for them,
+# so they are bad input named by tensor and element (they were a "violation"
+# against a NaN reference, claim "implied"); a gather copies them as they are
+/usr/bin/python3 - "$tmp/fx" <<'PY'
+import numpy as np, sys
+d = sys.argv[1]
+a = np.load(f"{d}/gemm_fwd/A.npy")
+for name, r, c, v in [("A_inf", 3, 5, np.inf), ("A_nan", 0, 1, np.nan), ("A_minf", 1, 0, -np.inf)]:
+    b = a.copy(); b[r, c] = v; np.save(f"{d}/gemm_fwd/{name}.npy", b)
+x = np.load(f"{d}/softmax_fwd/x.npy"); x[0, 2] = np.inf; np.save(f"{d}/softmax_fwd/x_inf.npy", x)
+idx, w = np.load(f"{d}/embedding_fwd/idx.npy"), np.load(f"{d}/embedding_fwd/W.npy")
+out = np.load(f"{d}/embedding_fwd/out.npy")
+row = int(idx.reshape(-1)[0])
+w[row, 0] = -np.inf
+out.reshape(-1, w.shape[1])[idx.reshape(-1) == row, 0] = -np.inf
+np.save(f"{d}/embedding_fwd/W_inf.npy", w); np.save(f"{d}/embedding_fwd/out_inf.npy", out)
+PY
+ok $? "NumPy writes inputs holding inf, -inf and NaN"
+status gemm_fwd/input_inf 2 "input A: A_inf.npy: A[3, 5] = inf: op gemm's model covers finite inputs only" \
+    gemm_fwd --input A=A_inf.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/input_nan 2 "input A: A_nan.npy: A[0, 1] = nan: op gemm's model covers finite inputs only" \
+    gemm_fwd --input A=A_nan.npy --input B=B.npy --output C=C.npy
+status gemm_fwd/input_minf 2 "input A: A_minf.npy: A[1, 0] = -inf" gemm_fwd --input A=A_minf.npy --input B=B.npy --output C=C.npy
+status softmax_fwd/input_inf 2 "input x: x_inf.npy: x[0, 2] = inf: op softmax_fwd's model covers finite inputs only" \
+    softmax_fwd --input x=x_inf.npy --output y=y.npy
+status embedding_fwd/weight_inf 0 "verdict: pass" embedding_fwd --input idx=idx.npy --input W=W_inf.npy --output out=out_inf.npy
+status embedding_bwd/dim_huge 2 "--dim V=99999999999999999999: expected NAME=N with N a positive integer below 2^31" \
+    embedding_bwd --input idx=idx.npy --input gout=gout.npy --output gW=gW.npy --dim V=99999999999999999999
+status embedding_bwd/dim_2_31 2 "--dim V=2147483648: expected NAME=N with N a positive integer below 2^31" \
+    embedding_bwd --input idx=idx.npy --input gout=gout.npy --output gW=gW.npy --dim V=2147483648
+CONTRACT=/dev/stdin status gemm_fwd/contract_stdin_empty 2 "contract /dev/stdin: /dev/stdin: is empty" \
+    gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy </dev/null
+CONTRACT=/dev/stdin status gemm_fwd/contract_stdin 0 "verdict: pass" gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy \
+    <"$root/build/gen/gemm_fwd.plan.json"
+CONTRACT=$hx status gemm_fwd/contract_directory 2 "contract $hx: $hx: is a directory, not a file" \
+    gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy
+# a plan whose [model] has a key the op does not read (a contract from before
+# gen/ refused them, or a hand-edited plan): refused, with or without --model
+/usr/bin/python3 - "$root/build/gen/gemm_fwd.plan.json" "$hx/fmaa.plan.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["model"]["fmaa"] = "any"
+json.dump(p, open(sys.argv[2], "w"))
+PY
+CONTRACT=$hx/fmaa.plan.json status gemm_fwd/plan_unknown_model_key 2 "model key fmaa is not one op gemm reads" \
+    gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy
+CONTRACT=$hx/fmaa.plan.json status gemm_fwd/plan_unknown_model_key_override 2 "model key fmaa is not one op gemm reads" \
+    gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy --model fmaa=no
+# shape expressions of a plan: checked arithmetic, a nesting limit
+/usr/bin/python3 - "$root/build/gen/gemm_fwd.plan.json" "$hx" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for name, expr in [("intmin", "((0 - 4611686018427387904) - 4611686018427387904) / (0 - 1) > 0"),
+                   ("wrap", "((65536 * 65536) * 65536) * 65536 <= 2147483647"),
+                   ("parens", "(" * 100000 + "1" + ")" * 100000 + " > 0")]:
+    p["requires"] = [{"expr": expr, "message": "probe"}]
+    json.dump(p, open(f"{sys.argv[2]}/{name}.plan.json", "w"))
+PY
+for x in "intmin:integer overflow: -9223372036854775808 / -1 is beyond the 64-bit range" \
+    "wrap:integer overflow: 281474976710656 * 65536 is beyond the 64-bit range" \
+    "parens:expression nested too deeply (more than 64 levels"; do
+    CONTRACT=$hx/${x%%:*}.plan.json status "gemm_fwd/plan_${x%%:*}" 2 "${x#*:}" gemm_fwd --input A=A.npy --input B=B.npy --output C=C.npy
+done
 echo "1..$n"
 exit $((failed > 0))

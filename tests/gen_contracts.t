@@ -235,6 +235,44 @@ fi
 # multi-line inline arrays / later keys: the locator finds the key's own line
 bad "key after a multi-line array" 17 "unknown key 'nme'" '12s/.*/args = [\n  "A", "B", "C",\n  "M", "N", "K"]/;15s/name/nme/'
 
+# issue 14's probe: contracts accepted that failed later or never, and
+# tracebacks; each is now one line from the C grammar or the validator
+bad "a NUL character in a shape expression" 17 "'M\\\\x00' holds a NUL character" '17s/"M"/"M\\u0000"/'
+bad "an unknown [model] key" 34 "unknown key 'warp_shuffle' in \\[model\\]" '33s/$/\nwarp_shuffle = "yes"/'
+bad "a misspelt [model] key" 34 "unknown key 'fmaa' in \\[model\\]" '33s/$/\nfmaa = "any"/'
+bad "fma = \"sometimes\"" 34 'model.fma is "sometimes"' '33s/$/\nfma = "sometimes"/'
+bad "a shape M / 0" 17 "extent 0 'M / 0' cannot be evaluated for case 'a' .*division by zero" '17s/"M"/"M \/ 0"/'
+bad "a shape M - 100000" 17 "extent 0 'M - 100000' is -99996 for case 'a'" '17s/"M"/"M - 100000"/'
+bad "block \"0\"" 9 "block\\[0\\] '0' is 0 for case 'a'" '9s/"16", "16"/"0", "16"/'
+bad "grid 0 for a case" 10 "grid\\[0\\] 'N - 4' is 0 for case 'a'" '10s/ceil_div(N, 16)/N - 4/'
+bad "fill normal(0, 1e999)" 47 "1e999 is not a finite number" '47s/A = "normal(0, 1)"/A = "normal(0, 1e999)"/'
+bad "INT64_MIN / -1 in a require" 40 "cannot be evaluated for case 'a' .*integer overflow: -9223372036854775808 / -1" '40s/.*/expr = "(0-4611686018427387904-4611686018427387904)\/(0-1) > 0"/'
+bad "a wrapped product in a require" 40 "integer overflow: 281474976710656 \\* 65536" '40s/.*/expr = "65536*65536*65536*65536 <= 2147483647"/'
+# a case its requirements refuse may have extents that would be invalid
+mkdir -p "$tmp/okreq"
+base | sed -e '17s/"M"/"M - 5"/' -e '40s/.*/expr = "M >= 8"/' >"$tmp/okreq/gemm_fwd.toml"
+if $GEN check "$tmp/okreq/gemm_fwd.toml" 2>"$tmp/err"; then
+    ok "an extent below 1 in a case its requirements refuse is accepted (the runtime refuses the case first)"
+else
+    not_ok "an extent below 1 in a case its requirements refuse is accepted" "$(cat "$tmp/err")"
+fi
+# huge texts: one line, no traceback, no crash of build/tp_registry
+long_case() { # DESC LINE REGEX PYTHON-EXPR-FOR-LINE-17
+    case_no=$((case_no + 1))
+    mkdir -p "$tmp/$case_no"
+    base | /usr/bin/python3 -c "import sys; l = sys.stdin.read().split('\n'); l[16] = $4; print('\n'.join(l), end='')" \
+        >"$tmp/$case_no/gemm_fwd.toml"
+    check_refusal "$1" "$tmp/$case_no/gemm_fwd.toml" "$2" "$3"
+}
+long_case "a 100000-term sum" 17 "expression too long \\(more than 256 terms\\)" "'shape = [\"' + ' + '.join(['M'] * 100000) + '\", \"K\"]'"
+long_case "100000 unary minuses" 17 "nested too deeply \\(more than 64 levels" "'shape = [\"' + '-' * 100000 + 'M\", \"K\"]'"
+long_case "100000 nested parentheses" 17 "nested too deeply" "'shape = [\"' + '(' * 100000 + 'M' + ')' * 100000 + '\", \"K\"]'"
+case_no=$((case_no + 1))
+mkdir -p "$tmp/$case_no"
+base | /usr/bin/python3 -c "import sys; l = sys.stdin.read().split('\n'); l[46] = 'fill = { A = \"' + 'mirror(0, ' * 5000 + 'normal(0, 1)' + ')' * 5000 + '\", B = \"normal(0, 1)\" }'; print('\n'.join(l), end='')" \
+    >"$tmp/$case_no/gemm_fwd.toml"
+check_refusal "a 5000-deep mirror() fill" "$tmp/$case_no/gemm_fwd.toml" 47 "fills nested more than 8 deep"
+
 # model constants must appear verbatim in the kernel source (gelu_bwd)
 mkdir -p "$tmp/gelu"
 cl=$(grep -n '^constants = ' contracts/gelu_bwd.toml | cut -d: -f1)

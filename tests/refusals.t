@@ -83,18 +83,25 @@ refused input_shape special_64x64x32 input \
     "$gemm" --input A="$tmp/dump/outputs/special_64x64x32/input_B.npy"
 refused input_dtype uniform_4096x256 input "input gout: $idx holds i32; the contract's tensor gout is f16" \
     "$emb" --input gout="$idx"
-refused input_output normal_64 input "input C: C is an output of contract gemm_fwd, not an input (its inputs: A, B)" \
-    "$gemm" --input C="$a64"
 head -c 1000 "$a64" >"$tmp/trunc.npy"
 refused input_truncated normal_64 input \
-    "input A: $tmp/trunc.npy: truncated (the header or the data ends early) (expected 4096 f16 elements, shape [64, 64])" \
+    "input A: $tmp/trunc.npy: truncated: shape (64, 64) of <f2 needs 8192 data bytes, the file has 872 (expected 4096 f16 elements, shape [64, 64])" \
     "$gemm" --input A="$tmp/trunc.npy"
+# an infinite element (binary16 0x7c00 at A[0, 2]): refused before the launch
+/usr/bin/python3 - "$a64" "$tmp/inf.npy" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+data = 10 + int.from_bytes(b[8:10], "little")
+b[data + 4:data + 6] = b"\x00\x7c"
+open(sys.argv[2], "wb").write(b)
+EOF
+refused input_infinite normal_64 input "input A[0, 2] = inf: op gemm's model covers finite inputs only" \
+    "$gemm" --input A="$tmp/inf.npy"
 printf 'not a tensor\n' >"$tmp/text.npy"
 refused input_not_npy normal_64 input "input A: $tmp/text.npy: not a .npy file" "$gemm" --input A="$tmp/text.npy"
 # indices drawn from [0, 1024) fed to a case whose vocabulary is [0, 1000)
 refused input_vocabulary zipf_4096x256 input "is outside the vocabulary: expected 0 <= idx < 1000" \
     "$emb" --input idx="$idx"
-refused input_missing normal_64 input "input A: $tmp/none.npy: cannot open" "$gemm" --input A="$tmp/none.npy"
 
 # correct files: the same verdict, recorded with the files' checksums, and replayable
 "$emu" "$gemm" "$tmp/fed" --case normal_64 --input A="$a64" --input B="$tmp/seeded/outputs/normal_64/input_B.npy" \
@@ -146,4 +153,26 @@ rm "$tmp/fed_gone/outputs/normal_64/input_A.npy"
 [ $? = 2 ] && grep -q "expected NAME=FILE.npy" "$tmp/bad_arg.log"; ok $? "--input without NAME=FILE is refused"
 "$emu" "$gemm" "$tmp/twice" --case normal_64 --input A="$a64" --input A="$a64" >/dev/null 2>"$tmp/twice.log"
 [ $? = 2 ] && grep -q "given twice" "$tmp/twice.log"; ok $? "--input naming a tensor twice is refused"
+# issue 14: --input was checked only when a case was built, so a harness
+# on a machine without a GPU (exit 3) let a misspelt name pass; now it is
+# an argument error on any machine, and nothing is created for --out
+argerr() { # NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, no run directory
+    local name=$1 msg=$2
+    shift 2
+    "$emu" "$gemm" "$tmp/$name" --case normal_64 "$@" >/dev/null 2>"$tmp/$name.log"
+    [ $? = 2 ] && grep -qF -- "$msg" "$tmp/$name.log" && [ ! -e "$tmp/$name" ]
+    ok $? "$name: refused before any device or case, nothing written ($msg)"
+}
+argerr input_unknown "--input X=$a64: contract gemm_fwd has no tensor X (its inputs: A, B)" --input X="$a64"
+argerr input_output "--input C=$a64: C is an output of contract gemm_fwd, not an input (its inputs: A, B)" --input C="$a64"
+argerr input_missing "--input A=$tmp/none.npy: cannot open: No such file or directory" --input A="$tmp/none.npy"
+argerr input_directory "--input A=$tmp: is a directory, not a .npy file" --input A="$tmp"
+argerr input_unknown_no_gpu "contract gemm_fwd has no tensor X" --input X="$a64" --mutant no_device
+# no GPU: exit 3, and the --out directories it made are gone again
+"$emu" "$gemm" "$tmp/nogpu/run" --case normal_64 --input A="$a64" --mutant no_device >/dev/null 2>"$tmp/nogpu.log"
+[ $? = 3 ] && grep -q "^no GPU: " "$tmp/nogpu.log" && [ ! -e "$tmp/nogpu" ]
+ok $? "no GPU: exit 3 with valid arguments, and no empty --out directory left behind"
+mkdir -p "$tmp/nogpu_kept" && touch "$tmp/nogpu_kept/thesis.tex"
+"$emu" "$gemm" "$tmp/nogpu_kept" --case normal_64 --mutant no_device >/dev/null 2>&1
+[ $? = 3 ] && [ -f "$tmp/nogpu_kept/thesis.tex" ]; ok $? "no GPU: an --out directory that existed is left as it was"
 tap_end

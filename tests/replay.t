@@ -106,6 +106,59 @@ truncate -s 100 "$tmp/trunc/outputs/tiny_1x1x1/C.npy"
 "$tp" replay "$tmp/trunc" >"$tmp/trunc.log"
 [ $? != 0 ]; ok $? "a truncated output tensor fails the replay"
 
+# issue 14's probe: a planted 74-byte .npy that declares 2^40 elements
+# crashed replay (and audit) allocating 2 TiB; a directory named
+# results.json or plan.json was "'[' or '{' expected near end of file"
+cp -r "$tmp/good" "$tmp/huge"
+printf '\x93NUMPY\x01\x00\x3e\x00{'"'"'descr'"'"':'"'"'<f2'"'"','"'"'fortran_order'"'"':False,'"'"'shape'"'"':(1099511627776,)}\0\0' \
+    >"$tmp/huge/outputs/tiny_1x1x1/C.npy"
+"$tp" replay --case tiny_1x1x1 "$tmp/huge" >"$tmp/huge.log"
+[ $? = 1 ] && grep -q "C.npy: truncated: shape (1099511627776,) of <f2 needs 2199023255552 data bytes, the file has 2" "$tmp/huge.log"
+ok $? "a 74-byte output declaring 2^40 elements is refused by its size, not allocated"
+for f in results.json plan.json; do
+    cp -r "$tmp/good" "$tmp/dir_$f"
+    rm "$tmp/dir_$f/$f" && mkdir "$tmp/dir_$f/$f"
+    "$tp" replay "$tmp/dir_$f" >"$tmp/dir_$f.log"
+    [ $? = 2 ] && grep -q "$f: is a directory, not a file" "$tmp/dir_$f.log"
+    ok $? "replay: a directory named $f says so"
+done
+"$tp" summary "$tmp/dir_results.json" >/dev/null 2>"$tmp/sum_dir.log"
+[ $? = 2 ] && grep -q "results.json: is a directory, not a file" "$tmp/sum_dir.log"
+ok $? "summary: a directory named results.json says so"
+
+# issue 14's probe: malformed plans crashed replay and audit (NULL strings,
+# 12 segfaults); main's typed plan reader (core/tp_plan_json.c) refuses each
+# naming the field
+while IFS='|' read -r label edit want; do
+    cp -r "$tmp/good" "$tmp/badplan"
+    /usr/bin/python3 - "$tmp/badplan/plan.json" "$edit" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(p, open(sys.argv[1], "w"))
+PY
+    "$tp" replay "$tmp/badplan" >"$tmp/badplan.log" 2>&1
+    rc=$?
+    [ $rc = 1 ] || [ $rc = 2 ] && grep -qF "$want" "$tmp/badplan.log"
+    ok $? "replay: a plan with $label is refused ($want)"
+    rm -rf "$tmp/badplan"
+done <<'EOF2'
+a tensor without dtype|del p["tensors"][0]["dtype"]|plan: tensors[0].dtype is missing (expected a string
+a tensor without role|del p["tensors"][2]["role"]|plan: tensors[2].role is missing (expected a string
+a case without name|del p["cases"][0]["name"]|plan: cases[0].name is missing (expected a string
+an integer case name|p["cases"][0]["name"] = 3|plan: cases[0].name is an integer; expected a string
+op 3|p["op"] = 3|plan: op is an integer; expected a string
+a requirement without expr|del p["requires"][0]["expr"]|plan: requires[0].expr is missing (expected a string
+an integer shape entry|p["tensors"][0]["shape"][0] = 64|plan: tensors[0].shape[0] is an integer; expected a string
+null tensors|p["tensors"] = None|plan: tensors is null; expected an array of tensor objects
+an unknown dtype|p["tensors"][1]["dtype"] = "f8"|plan: tensors[1].dtype is "f8"; expected f16, f32, i32, i64 or bf16
+nine dims|p["dims"] = ["d%d" % i for i in range(9)]|plan: dims has 9 entries; expected 1 to 8
+an unknown model key|p["model"]["fmaa"] = "no"|model key fmaa is not one op gemm reads
+a 5000-deep mirror fill|[c for c in p["cases"] if c["name"] == "tiny_1x1x1"][0]["fill"]["A"] = "mirror(0, " * 5000 + "normal(0, 1)" + ")" * 5000|fills nested more than 8 deep
+a 100000-deep shape expression|p["tensors"][2]["shape"][0] = "(" * 100000 + "M" + ")" * 100000|expression nested too deeply
+a null model entry|p["model"]["accumulation"] = None|plan: model.accumulation is null
+EOF2
+
 # the recorded GPU runs
 shopt -s nullglob
 runs=()

@@ -186,7 +186,14 @@ static void check_mutations(void)
     p = tp_plan_parse("[1]", err, sizeof err);
     tap_ok(!p && strstr(err, "expected an object"), "a plan that is not an object (%s)", err);
     p = tp_plan_load("/nonexistent/plan.json", err, sizeof err);
-    tap_ok(!p && strcmp(err, "/nonexistent/plan.json: cannot open") == 0, "a missing file (%s)", err);
+    tap_ok(!p && strcmp(err, "/nonexistent/plan.json: cannot open: No such file or directory") == 0,
+           "a missing file (%s)", err);
+    /* issue 14: both were "'[' or '{' expected near end of file" */
+    p = tp_plan_load("/", err, sizeof err);
+    tap_ok(!p && strcmp(err, "/: is a directory, not a file") == 0, "a directory as the plan (%s)", err);
+    p = tp_plan_load("/dev/null", err, sizeof err);
+    tap_ok(!p && strcmp(err, "/dev/null: is empty (nothing was read from it)") == 0, "an empty stream as the plan (%s)",
+           err);
 }
 
 static void check_values(void)

@@ -121,6 +121,41 @@ static void test_expr(void)
     expr_refused("min(1)", "argument");
     expr_refused("foo(1, 2)", "unknown function");
     expr_refused("", "expected");
+    /* issue 14's probe: INT64_MIN / -1 trapped (SIGFPE) and wrapped
+     * products made a requirement true; both are refused by name now */
+    expr_refused("((0 - 4611686018427387904) - 4611686018427387904) / (0 - 1)",
+                 "integer overflow: -9223372036854775808 / -1 is beyond the 64-bit range");
+    expr_refused("((0 - 4611686018427387904) - 4611686018427387904) % (0 - 1)", "integer overflow");
+    expr_refused("ceil_div((0 - 4611686018427387904) - 4611686018427387904, 0 - 1)", "integer overflow: ceil_div(");
+    expr_refused("((65536 * 65536) * 65536) * 65536 <= 2147483647",
+                 "integer overflow: 281474976710656 * 65536 is beyond the 64-bit range");
+    expr_refused("9223372036854775807 + 1", "integer overflow: 9223372036854775807 + 1");
+    expr_refused("(0 - 9223372036854775807) - 2", "integer overflow");
+    expr_refused("-((0 - 9223372036854775807) - 1)", "integer overflow: -(-9223372036854775808)");
+    expr_value("(0 - 9223372036854775807) - 1 < 0", 1); /* INT64_MIN itself is fine */
+    /* nesting: refused by a depth limit, not by running out of stack */
+    {
+        static char deep[200010];
+        memset(deep, '-', 100000);
+        strcpy(deep + 100000, "1");
+        expr_refused(deep, "nested too deeply (more than 64 levels");
+        memset(deep, '(', 100000);
+        deep[100000] = '1';
+        memset(deep + 100001, ')', 100000);
+        deep[200001] = 0;
+        expr_refused(deep, "nested too deeply");
+        size_t n = 0;
+        for (int i = 0; i < 100000; i++)
+            n += (size_t)snprintf(deep + n, sizeof deep - n, i ? "+1" : "1");
+        expr_refused(deep, "expression too long (more than 256 terms)");
+        char ok[256] = "";
+        for (int i = 0; i < 60; i++)
+            strcat(ok, "(");
+        strcat(ok, "1");
+        for (int i = 0; i < 60; i++)
+            strcat(ok, ")");
+        expr_value(ok, 1);
+    }
 }
 
 /* ---- tp_expr_check: a contract's expressions ---------------------------- */
@@ -162,6 +197,23 @@ static void test_expr_check(void)
     check_renders("M == 1 or N == 1 or K == 1", C, "(M == 1) || (N == 1) || (K == 1)");
     check_renders("(M == 1 or N == 1) and K > 0", C, "((M == 1) || (N == 1)) && (K > 0)");
     check_renders("M < N", C, "M < N");
+    {
+        /* the contract spelling has the same depth limit (gen/ asks it
+         * through build/tp_registry, which ran out of stack) */
+        static char deep[200010];
+        memset(deep, '(', 100000);
+        deep[100000] = 'M';
+        memset(deep + 100001, ')', 100000);
+        deep[200001] = 0;
+        check_refused(deep, V, "nested too deeply");
+        memset(deep, '-', 100000);
+        strcpy(deep + 100000, "M");
+        check_refused(deep, V, "nested too deeply");
+        for (int i = 0; i < 40000; i++)
+            memcpy(deep + 4 * i, "not ", 4);
+        strcpy(deep + 160000, "M < 1");
+        check_refused(deep, C, "nested too deeply");
+    }
 
     /* what a plan carries evaluates as the contract meant it */
     static const struct {
@@ -278,6 +330,13 @@ static void test_fill_check(void)
         {"normal 0, 1", TP_F16, 1, "expected '(' at '0, 1'"},
         {"", TP_F16, 1, "expected a fill name at the end"},
         {"!", TP_F16, 1, "unexpected character '!'"},
+        /* issue 14's probe: a 5000-deep mirror() overflowed the generator's stack */
+        {"mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, normal(0, 1)))))))))", TP_F16,
+         1, NULL},
+        {"mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, mirror(0, normal(0, "
+         "1))))))))))",
+         TP_F16, 1, "fills nested more than 8 deep"},
+        {"randint(-9223372036854775807, 9223372036854775807)", TP_I64, 1, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tp_grammar_error e;
@@ -309,6 +368,16 @@ static int count_diff(const uint16_t *a, const uint16_t *b, size_t n)
 
 static void test_rng(void)
 {
+    {
+        /* hi - lo beyond int64 (issue 14's fuzzing): drawn in uint64 */
+        int64_t v[64];
+        char err[300];
+        int rc = tp_fill_int(v, 1, 64, "randint(-9223372036854775807, 9223372036854775807)", 3, "idx", err, sizeof err);
+        int inside = rc == 0;
+        for (int i = 0; inside && i < 64; i++)
+            inside = v[i] >= -9223372036854775807LL && v[i] < 9223372036854775807LL;
+        tap_ok(inside, "randint(-(2^63-1), 2^63-1) draws without overflow (%s)", rc ? err : "in range");
+    }
     /* FNV-1a of the names and the generator, values computed from the
      * formula in tp_rng.h by an independent implementation */
     tap_ok(tp_rng_stream("A") == 0xaf63fc4c860222ecULL && tp_rng_stream("B") == 0xaf63ff4c86022805ULL &&
@@ -741,6 +810,35 @@ static void test_npy(void)
         npy_refused("no shape", p2, "shape");
         write_bytes(p2, "\x93NUMPY\x04\x00\x10\x00", 10);
         npy_refused("format version 4.0", p2, "version");
+        /* issue 14's probe: a 74-byte file declaring 2^40 elements made
+         * the reader malloc 2 TiB; the size is checked against the file's */
+        write_bytes(p2,
+                    "\x93NUMPY\x01\x00\x3e\x00{'descr':'<f2','fortran_order':False,'shape':(1099511627776,)}\0\0",
+                    74);
+        npy_refused("a 74-byte file declaring shape (2^40,)", p2, "needs 2199023255552 data bytes, the file has 2");
+        /* a 19-byte file whose header stops after the key: read out of
+         * bounds before the header was parsed with explicit bounds */
+        write_bytes(p2, "\x93NUMPY\x01\x00\x09\x00{'descr':", 19);
+        npy_refused("a header that ends after 'descr':", p2, "ends before the value of 'descr'");
+        write_bytes(p2, "\x93NUMPY\x01\x00\x06\x00{'desc", 16);
+        npy_refused("a header that ends inside a key", p2, "ends inside the string");
+        write_bytes(p2, "\x93NUMPY\x01\x00\x2a\x00{'descr':'<i4',\0'fortran_order':False,}\n", 52);
+        npy_refused("a NUL byte in the header", p2, "NUL byte at byte 15");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (1, 3), 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("'shape' given twice", p2, "gives 'shape' twice");
+        write_npy_raw(p2, "{'descr': '<i4', 'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("'descr' given twice", p2, "gives 'descr' twice");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), 'extra': 1, }", v, sizeof v);
+        npy_refused("a key NumPy does not write", p2, "has a key 'extra'");
+        write_npy_raw(p2, "{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("a structured dtype", p2, "structured array");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), } x", v, sizeof v);
+        npy_refused("text after the dict", p2, "text after the header dict");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': Maybe, 'shape': (2, 3), }", v, sizeof v);
+        npy_refused("fortran_order neither True nor False", p2, "neither True nor False");
+        write_npy_raw(p2, "{'descr': '<i4', 'fortran_order': False, 'shape': (2 3), }", v, sizeof v);
+        npy_refused("a shape without commas", p2, "separated by ','");
+        npy_refused("a directory", tmpdir, "is a directory");
         snprintf(p2, sizeof p2, "%s/does-not-exist.npy", tmpdir);
         npy_refused("a missing file", p2, "cannot open");
         /* 2^62 elements of 4 bytes: the byte count wraps to 0 in size_t,

@@ -2,7 +2,7 @@
  * on an emulated device: host memory, and the kernel replaced by a CPU
  * emulation of it, so the whole run/record/replay path, launch checks
  * included, can be tested without a GPU. --mutant NAME plants a known
- * error. */
+ * error; --mutant no_device emulates a machine without a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -493,6 +493,16 @@ static int list_ops(void)
 static const tp_plan *emu_plan;
 static const char *emu_mutant = "none";
 
+/* --mutant no_device: a machine without a GPU (the harness exits 3) */
+static int emu_open(tp_device_props *p, char *err, size_t errlen)
+{
+    if (strcmp(emu_mutant, "no_device") == 0) {
+        snprintf(err, errlen, "no CUDA-capable device is detected (emulated)");
+        return -1;
+    }
+    return host_open(p, err, errlen);
+}
+
 /* The kernel on the "device" buffers: the case with its tensors' data
  * swapped for them. */
 static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_shape *shape, char *err, size_t errlen)
@@ -522,7 +532,7 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "--ops") == 0)
         return list_ops();
     if (argc < 3) {
-        fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant] "
+        fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant|no_device] "
                         "[harness options...]\n       tool_emulate --ops\n");
         return 2;
     }
@@ -553,6 +563,7 @@ int main(int argc, char **argv)
     emu_plan = plan;
     tp_harness_info info = {text, "cuda", "cpu emulation (gcc)", "tests/tool_emulate.c"};
     tp_device cpu_device = host_device_with(cpu_launch);
+    cpu_device.open = emu_open;
     int rc = tp_harness_main(hargc, hargv, &info, &cpu_device);
     tp_plan_free(plan);
     return rc;

@@ -56,6 +56,7 @@ static const tp_model_key model_keys[] = {
     {"accumulation", m_acc, NULL},
     {"order", m_order, NULL},
     {"output_rounding", m_outr, NULL}, /* with accumulation = "fp32" */
+    {"step", NULL, "optional words on how one accumulation step rounds (documentation: accumulation decides the bound)"},
     {NULL, NULL, NULL}};
 
 static int embedding_bwd_check_model(const tp_value *model, char *err, size_t errlen)
@@ -66,6 +67,11 @@ static int embedding_bwd_check_model(const tp_value *model, char *err, size_t er
         return -1;
     if (strcmp(a, "fp32") == 0 && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
         return -1;
+    const tp_value *step = tp_value_get(model, "step");
+    if (step && !tp_value_string(step)) {
+        snprintf(err, errlen, "model.step must be a string (words on one accumulation step)");
+        return -1;
+    }
     return 0;
 }
 
@@ -269,4 +275,5 @@ const tp_op tp_op_embedding_bwd = {"embedding_bwd", "gW[v,d] = gW0[v,d] + sum_{i
                                    embedding_bwd_check_model, embedding_bwd_reference, embedding_bwd_say,
                                    embedding_bwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_I32),
                                    model_keys,
-    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */};
+    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
+    NULL /* nonfinite_inputs: the model covers finite inputs only */};

@@ -124,4 +124,8 @@ static void embedding_fwd_say(const tp_value *model, const tp_case *c, tp_statem
 const tp_op tp_op_embedding_fwd = {"embedding_fwd", "out[i,d] = W[idx[i],d] if 0 <= idx[i] < V, else unchanged",
                                    embedding_fwd_check_model, embedding_fwd_reference, embedding_fwd_say,
                                    embedding_fwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_I32),
-                                   model_keys, TP_DTYPE_BIT(TP_F16), embedding_fwd_reference_bits};
+                                   model_keys, TP_DTYPE_BIT(TP_F16), embedding_fwd_reference_bits,
+    /* a copy: an infinite or NaN weight is itself the exact value of the
+     * outputs that gather it */
+    "a gather copies W's elements as they are: an infinite or NaN weight is the exact value of every output that "
+    "reads it"};

@@ -18,20 +18,23 @@
 
 /* The [model] keys, as the registry publishes them (check_model below
  * stays the judge of a whole model). */
-static const char *const m_arith[] = {"fp32", NULL}, *const m_fma[] = {"any", NULL};
+static const char *const m_arith[] = {"fp32", NULL}, *const m_fma[] = {"any", NULL},
+                         *const m_outr[] = {"nearest", NULL};
 
 static const tp_model_key model_keys[] = {
     {"arithmetic", m_arith, NULL},
     {"fma", m_fma, NULL},
     {"constants", NULL, "a table of the fp32 literals c, a, k3a as the kernel spells them, e.g. \"0.044715f\""},
     {"tanhf_ulp", NULL, "a table of the device tanhf's documented ulp bound per backend (cuda, hip)"},
+    {"output_rounding", m_outr, NULL}, /* optional: the reference always rounds to nearest */
     {NULL, NULL, NULL}};
 
 static int read_model(const tp_value *model, const char *backend, tp_gelu_model *m, char *err, size_t errlen)
 {
     const char *v;
     if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
-        tp_model_choice(model, "fma", m_fma, &v, err, errlen))
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
+        (tp_value_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
         return -1;
     const tp_value *k = tp_value_get(model, "constants");
     const char *names[] = {"c", "a", "k3a"};
@@ -158,4 +161,5 @@ static void gelu_bwd_say(const tp_value *model, const tp_case *c, tp_statements 
 
 const tp_op tp_op_gelu_bwd = {"gelu_bwd", "gi = g * d/dx[0.5 x (1 + tanh(c (x + a x^3)))]", gelu_check_model,
                               gelu_reference, gelu_bwd_say, gelu_bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys,
-    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */};
+    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
+    NULL /* nonfinite_inputs: the model covers finite inputs only */};

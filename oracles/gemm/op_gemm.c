@@ -45,7 +45,7 @@
 /* The [model] keys, as the registry publishes them (check_model below
  * stays the judge of a whole model). */
 static const char *const m_acc[] = {"fp32", "fp32_faithful", NULL}, *const m_order[] = {"any", "sequential", NULL},
-                         *const m_fma[] = {"any", "yes", "no", NULL};
+                         *const m_fma[] = {"any", "yes", "no", NULL}, *const m_outr[] = {"nearest", NULL};
 
 static const tp_model_key model_keys[] = {
     {"accumulation", m_acc, NULL},
@@ -53,6 +53,7 @@ static const tp_model_key model_keys[] = {
     {"fma", m_fma, NULL},
     {"transpose_a", NULL, "true or false (default false): A enters transposed"},
     {"transpose_b", NULL, "true or false (default false): B enters transposed"},
+    {"output_rounding", m_outr, NULL}, /* optional: the reference always rounds to nearest */
     {NULL, NULL, NULL}};
 
 static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
@@ -60,7 +61,8 @@ static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
     const char *v;
     if (tp_model_choice(model, "accumulation", m_acc, &v, err, errlen) ||
         tp_model_choice(model, "order", m_order, &v, err, errlen) ||
-        tp_model_choice(model, "fma", m_fma, &v, err, errlen))
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
+        (tp_value_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
         return -1;
     const char *flags[] = {"transpose_a", "transpose_b"};
     for (int i = 0; i < 2; i++) {
@@ -235,4 +237,5 @@ static void gemm_say(const tp_value *model, const tp_case *c, tp_statements *out
 
 const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_check_model, gemm_reference,
                           gemm_say, gemm_statements, TP_DTYPE_BIT(TP_F16), model_keys,
-    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */};
+    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
+    NULL /* nonfinite_inputs: the model covers finite inputs only */};

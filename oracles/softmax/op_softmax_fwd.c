@@ -322,4 +322,5 @@ static void sm_say(const tp_value *model, const tp_case *c, tp_statements *out)
 const tp_op tp_op_softmax_fwd = {"softmax_fwd", "y[r,j] = exp(x[r,j] - max_k x[r,k]) / sum_k exp(x[r,k] - max_k x[r,k])",
                                  sm_check_model, sm_reference, sm_say, sm_statements, TP_DTYPE_BIT(TP_F16),
                                  model_keys,
-    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */};
+    TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
+    NULL /* nonfinite_inputs: the model covers finite inputs only */};
