@@ -77,6 +77,8 @@ static int unknown(const char *name)
 
 int main(int argc, char **argv)
 {
+    /* TAP lines reach a pipe one by one: a crash or a kill loses none */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
         global_help(stderr);
         return 2;

@@ -324,6 +324,10 @@ static void read_case(reader *r, const tp_plan *p, tp_plan_case *c, const json_t
     c->note = string_of(r, cj, path, "note", 0);
     if (!c->note && !r->failed)
         c->note = dup_or_fail(r, "");
+    const json_t *limit = member(r, cj, path, "timeout_s", JSON_REAL, "a number of seconds in (0, 86400]", 0);
+    c->timeout_s = limit ? json_number_value(limit) : 0;
+    if (limit && !(c->timeout_s > 0 && c->timeout_s <= 86400))
+        bad(r, "plan: %s.timeout_s is %g; expected a number of seconds in (0, 86400]", path, c->timeout_s);
 }
 
 static void read_launch(reader *r, tp_plan *p, const json_t *root)

@@ -2,7 +2,10 @@
  * on an emulated device: host memory, and the kernel replaced by a CPU
  * emulation of it, so the whole run/record/replay path, launch checks
  * included, can be tested without a GPU. --mutant NAME plants a known
- * error. */
+ * error; --fault KIND=CASE makes the kernel of one case fail the way a GPU
+ * kernel can (KIND segv: the process crashes; lost: a sticky error that
+ * loses the context; hang: it never returns; launch: an ordinary launch
+ * error), for the supervisor's fault isolation (harness/tp_supervise.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -10,6 +13,8 @@
 #include "oracles/layernorm/layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
 #include <limits.h>
+#include <signal.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +497,54 @@ static int list_ops(void)
 static const tp_plan *emu_plan;
 static const char *emu_mutant = "none";
 
+/* --fault KIND=CASE, at most 8 */
+static struct {
+    const char *kind, *case_name;
+} emu_faults[8];
+static int emu_nfaults;
+static int emu_lost; /* a "lost" fault happened: every later call fails, as after a sticky error */
+
+static int parse_fault(const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    static const char *kinds[] = {"segv", "lost", "hang", "launch"};
+    int known = 0;
+    for (size_t k = 0; eq && k < sizeof kinds / sizeof kinds[0]; k++)
+        known |= (size_t)(eq - spec) == strlen(kinds[k]) && strncmp(spec, kinds[k], strlen(kinds[k])) == 0;
+    if (!known || !eq[1] || emu_nfaults == 8) {
+        fprintf(stderr, "--fault %s: expected KIND=CASE with KIND segv, lost, hang or launch (at most 8)\n", spec);
+        return -1;
+    }
+    emu_faults[emu_nfaults].kind = strndup(spec, (size_t)(eq - spec));
+    emu_faults[emu_nfaults++].case_name = eq + 1;
+    return 0;
+}
+
+/* The planted fault of a case: 0 none, else -1 with the runtime's text
+ * (segv and hang do not return). */
+static int planted_fault(const tp_case *c, char *err, size_t errlen)
+{
+    for (int k = 0; k < emu_nfaults; k++) {
+        if (strcmp(emu_faults[k].case_name, c->name) != 0)
+            continue;
+        const char *kind = emu_faults[k].kind;
+        if (strcmp(kind, "segv") == 0)
+            raise(SIGSEGV);
+        if (strcmp(kind, "hang") == 0)
+            for (;;)
+                pause();
+        if (strcmp(kind, "lost") == 0) {
+            emu_lost = 1;
+            snprintf(err, errlen, "kernel launch: an illegal memory access was encountered (emulated)");
+        } else
+            snprintf(err, errlen, "kernel launch: invalid configuration argument (emulated)");
+        return -1;
+    }
+    return 0;
+}
+
+static int cpu_context_lost(void) { return emu_lost; }
+
 /* The limits of an H100/H200, so the runtime's launch checks run too. */
 static int cpu_open(tp_device_props *p, char *err, size_t errlen)
 {
@@ -556,6 +609,12 @@ static int cpu_timer_stop(void *timer, float *ms, char *err, size_t errlen)
 static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_shape *shape, char *err, size_t errlen)
 {
     (void)shape;
+    if (emu_lost) {
+        snprintf(err, errlen, "kernel launch: an illegal memory access was encountered (emulated, earlier)");
+        return -1;
+    }
+    if (planted_fault(c, err, errlen) != 0)
+        return -1;
     tp_case view = *c;
     for (int t = 0; t < view.ntensors; t++)
         view.tensors[t].data = buffers[t];
@@ -574,7 +633,7 @@ static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_sh
 
 static const tp_device cpu_device = {
     cpu_open,         cpu_alloc,         cpu_release,     cpu_copy,       cpu_copy, cpu_synchronize,
-    cpu_timer_create, cpu_timer_release, cpu_timer_start, cpu_timer_stop, cpu_launch,
+    cpu_timer_create, cpu_timer_release, cpu_timer_start, cpu_timer_stop, cpu_launch, cpu_context_lost,
 };
 
 /* The emulated device is "cuda": the ops then use the CUDA ulp bounds the
@@ -585,7 +644,7 @@ int main(int argc, char **argv)
         return list_ops();
     if (argc < 3) {
         fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant] "
-                        "[harness options...]\n       tool_emulate --ops\n");
+                        "[--fault segv|lost|hang|launch=CASE]... [harness options...]\n       tool_emulate --ops\n");
         return 2;
     }
     FILE *f = fopen(argv[1], "rb");
@@ -609,7 +668,10 @@ int main(int argc, char **argv)
     for (int i = 3; i < argc && hargc < 62; i++) {
         if (strcmp(argv[i], "--mutant") == 0 && i + 1 < argc)
             emu_mutant = argv[++i];
-        else
+        else if (strcmp(argv[i], "--fault") == 0 && i + 1 < argc) {
+            if (parse_fault(argv[++i]) != 0)
+                return 2;
+        } else
             hargv[hargc++] = argv[i];
     }
     emu_plan = plan;
