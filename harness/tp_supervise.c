@@ -249,6 +249,8 @@ static int on_message(supervisor *s, const char *line)
     if (!m)
         return -1;
     if ((v = json_object_get(m, "device"))) {
+        if (!s->have_device) /* only a run that has a device keeps a partial file */
+            tp_run_keep_partial(s->run);
         if (!s->have_device)
             tp_run_set_device(s->run, json_string_value(json_object_get(v, "name")),
                               json_string_value(json_object_get(v, "arch")),
@@ -408,7 +410,6 @@ static int run_child(supervisor *s, char **cmd)
 static int supervise(tp_run *run, double case_timeout, char **cmd)
 {
     supervisor s = {run, case_timeout, 0, "", -1, 0, 0, 0};
-    tp_run_keep_partial(run);
     signal(SIGPIPE, SIG_IGN);
     while (s.next < tp_run_ncases(run)) {
         int any = 0;

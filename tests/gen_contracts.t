@@ -218,6 +218,8 @@ bad "a model value the op does not offer" 33 'model.accumulation is "fp64"' '33s
 bad "bad fill: an index fill for an f16 tensor" 47 "fill 'randint' is for i32, i64 tensors, not f16" '47s/A = "normal(0, 1)"/A = "randint(0, 4)"/'
 bad "bad fill: uniform needs lo < hi" 47 "uniform needs lo < hi" '47s/A = "normal(0, 1)"/A = "uniform(1, 0)"/'
 bad "bad fill: wide beyond the generator's exponents" 47 "wide needs integer exponents" '47s/A = "normal(0, 1)"/A = "wide(-40, 0)"/'
+bad "a case's timeout_s that is not positive" 48 "timeout_s = 0 in case 'a'" '48s/.*/timeout_s = 0/'
+bad "a case's timeout_s that is a string" 48 "timeout_s = '60' in case 'a'" '48s/.*/timeout_s = "60"/'
 # multi-line inline arrays / later keys: the locator finds the key's own line
 bad "key after a multi-line array" 17 "unknown key 'nme'" '12s/.*/args = [\n  "A", "B", "C",\n  "M", "N", "K"]/;15s/name/nme/'
 
@@ -226,6 +228,16 @@ mkdir -p "$tmp/gelu"
 cl=$(grep -n '^constants = ' contracts/gelu_bwd.toml | cut -d: -f1)
 sed -e 's/a = "0.044715f"/a = "0.0447f"/' contracts/gelu_bwd.toml >"$tmp/gelu/gelu_bwd.toml"
 check_refusal "model constant not in the kernel source" "$tmp/gelu/gelu_bwd.toml" "$cl" "constant a = '0.0447f' does not appear verbatim"
+
+# a case's watchdog goes into the plan for that case only
+mkdir -p "$tmp/to"
+base | sed -e '48s/.*/timeout_s = 2.5/' >"$tmp/to/gemm_fwd.toml"
+if $GEN plan "$tmp/to/gemm_fwd.toml" -o "$tmp/to/plan.json" 2>/dev/null && grep -q '"timeout_s": 2.5' "$tmp/to/plan.json" &&
+    [ "$(grep -c timeout_s "$tmp/to/plan.json")" = 1 ]; then
+    ok "a case's timeout_s is in the plan, for that case only"
+else
+    not_ok "a case's timeout_s is in the plan, for that case only" "$(cat "$tmp/to/plan.json" 2>&1 | head -5)"
+fi
 
 # stdout stays empty and nothing is written on refusal
 mkdir -p "$tmp/w"
