@@ -374,7 +374,7 @@ static int run_child(supervisor *s, char **cmd)
         s->next = s->current + 1;
         return 0;
     }
-    if (timed_out && !s->have_device) {
+    if (timed_out) { /* before the first case: the device did not open */
         snprintf(why, sizeof why, "not run: the device did not open within %g s", open_limit);
         lose_the_rest(s, why);
         return 0;
