@@ -82,6 +82,15 @@ ok $? "a timeout_s that is not a positive number of seconds is refused in one li
 [ $? = 2 ] && grep -q -- '--case-timeout 0: expected a number of seconds in (0, 86400\]' "$tmp/bad2.log"
 ok $? "--case-timeout 0 is refused in one line"
 
+# the verdict corpus counts a wrong variant killed by its case in error,
+# as for gemm_fwd_wild_store (a fault) and gemm_fwd_stalled_tile (a hang)
+"$emu" "$plan" "$tmp/vf" --case normal_64 --case ragged_100x37x250 --fault lost=ragged_100x37x250 >/dev/null 2>&1
+for d in vf t; do
+    sed -i "0,/^{/s//{\n  \"variant\": {\"name\": \"gemm_fwd_emu_$d\", \"expect\": \"wrong\", \"what\": \"test\", \"contract\": \"gemm_fwd\"},/" "$tmp/$d/plan.json"
+done
+"$tp" verdicts "$tmp/vf" "$tmp/t" 2>&1 | grep -q "^# tolproof: 0 false alarm(s) on 0 correct variant(s), 2 kill(s) of 2 wrong variant(s)"
+ok $? "tolproof verdicts counts wrong variants whose cases fault or hang as killed"
+
 # a supervisor killed midway: the finished cases are kept, nothing is truncated, no child is left
 "$emu" "$plan" "$tmp/k" --case normal_64 --case tiny_1x1x1 --case cancel_128x64x512 --case-timeout 60 \
     --fault hang=cancel_128x64x512 >/dev/null 2>"$tmp/k.log" &
