@@ -171,19 +171,26 @@ static char **own_command_line(char **text)
 
 typedef struct {
     pid_t pid;
-    int fd;
+    int fd;    /* its messages */
+    int errfd; /* its stderr, passed on to ours (-1 at its end) */
     char *buf; /* bytes read, not yet a whole line */
     size_t len, cap;
 } child;
 
 static int spawn(child *ch, char **cmd, int from, char *err, size_t errlen)
 {
-    int p[2];
+    int p[2], e[2];
     if (pipe(p) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         return -1;
     }
-    fcntl(p[0], F_SETFD, FD_CLOEXEC); /* the child keeps only the write end */
+    if (pipe(e) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        close(p[0]), close(p[1]);
+        return -1;
+    }
+    fcntl(p[0], F_SETFD, FD_CLOEXEC); /* the child keeps only the write ends */
+    fcntl(e[0], F_SETFD, FD_CLOEXEC);
     char fd[24], fr[24], pp[24];
     snprintf(fd, sizeof fd, "%d", p[1]);
     snprintf(fr, sizeof fr, "%d", from);
@@ -196,31 +203,43 @@ static int spawn(child *ch, char **cmd, int from, char *err, size_t errlen)
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
+        /* its stderr through the supervisor, which keeps the last line of a
+         * case (a runtime that aborts says why only there) */
+        if (dup2(e[1], STDERR_FILENO) < 0)
+            _exit(127);
+        close(e[1]);
         execv("/proc/self/exe", cmd);
         fprintf(stderr, "harness: cannot exec /proc/self/exe for the cases: %s\n", strerror(errno));
         _exit(127);
     }
     cmd[n] = NULL;
     close(p[1]);
+    close(e[1]);
     if (pid < 0) {
         close(p[0]);
+        close(e[0]);
         snprintf(err, errlen, "fork: %s", strerror(errno));
         return -1;
     }
     ch->pid = pid;
     ch->fd = p[0];
+    ch->errfd = e[0];
     ch->len = 0;
     return 0;
 }
 
-/* Why a child ended, from its wait status. */
-static void ended(int ws, char *out, size_t len)
+/* Why a child ended, from its wait status and the last line it wrote on
+ * stderr during the case (where a runtime that aborts says why). */
+static void ended(int ws, const char *last, char *out, size_t len)
 {
+    int n;
     if (WIFSIGNALED(ws))
-        snprintf(out, len, "the harness process running the case was killed by signal %d (%s)", WTERMSIG(ws),
-                 strsignal(WTERMSIG(ws)));
+        n = snprintf(out, len, "the harness process running the case was killed by signal %d (%s)", WTERMSIG(ws),
+                     strsignal(WTERMSIG(ws)));
     else
-        snprintf(out, len, "the harness process running the case exited with status %d", WEXITSTATUS(ws));
+        n = snprintf(out, len, "the harness process running the case exited with status %d", WEXITSTATUS(ws));
+    if (last && last[0] && n > 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, "; its last output: %s", last);
 }
 
 typedef struct {
@@ -233,6 +252,8 @@ typedef struct {
     double deadline; /* of the watchdog, or 0 when it does not run */
     int next;      /* plan index the next child starts from */
     int progressed;
+    char tail[1024]; /* the end of its stderr since the case began */
+    size_t taillen;
 } supervisor;
 
 static double limit_of(const supervisor *s, int i)
@@ -262,6 +283,7 @@ static int on_message(supervisor *s, const char *line)
         snprintf(s->no_device, sizeof s->no_device, "%s", json_string_value(v) ? json_string_value(v) : "?");
     } else if ((v = json_object_get(m, "begin"))) {
         s->current = (int)json_integer_value(v);
+        s->taillen = 0;
     } else if ((v = json_object_get(m, "phase"))) {
         int dev = json_string_value(v) && strcmp(json_string_value(v), "device") == 0;
         s->deadline = dev ? now_s() + limit_of(s, s->current) : 0;
@@ -311,6 +333,50 @@ static int read_child(supervisor *s, child *ch)
     return 0;
 }
 
+/* Passes what the child wrote on stderr on to ours, keeping its end;
+ * 1 at the end of it. */
+static int pass_stderr(supervisor *s, child *ch)
+{
+    char b[4096];
+    ssize_t n = read(ch->errfd, b, sizeof b);
+    if (n < 0 && errno == EINTR)
+        return 0;
+    if (n <= 0) {
+        close(ch->errfd);
+        ch->errfd = -1;
+        return 1;
+    }
+    for (ssize_t off = 0; off < n;) {
+        ssize_t w = write(STDERR_FILENO, b + off, (size_t)(n - off));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += w;
+    }
+    size_t keep = sizeof s->tail - 1, add = (size_t)n > keep ? keep : (size_t)n;
+    if (s->taillen + add > keep) { /* drop the oldest bytes */
+        size_t drop = s->taillen + add - keep;
+        memmove(s->tail, s->tail + drop, s->taillen - drop);
+        s->taillen -= drop;
+    }
+    memcpy(s->tail + s->taillen, b + n - add, add);
+    s->taillen += add;
+    return 0;
+}
+
+/* The last non-empty line of the child's stderr during the case, or "". */
+static void last_line(supervisor *s, char *out, size_t len)
+{
+    size_t end = s->taillen;
+    while (end > 0 && (s->tail[end - 1] == '\n' || s->tail[end - 1] == '\r' || s->tail[end - 1] == ' '))
+        end--;
+    size_t start = end;
+    while (start > 0 && s->tail[start - 1] != '\n')
+        start--;
+    snprintf(out, len, "%.*s", (int)(end - start), s->tail + start);
+}
+
 /* Every selected case from s->next on, recorded lost for why. */
 static void lose_the_rest(supervisor *s, const char *why)
 {
@@ -336,6 +402,7 @@ static int run_child(supervisor *s, char **cmd)
     s->current = -1;
     s->progressed = 0;
     s->no_device[0] = 0;
+    s->taillen = 0;
     double open_limit = fmax(TP_DEVICE_OPEN_TIMEOUT_S, s->case_timeout);
     s->deadline = now_s() + open_limit;
     int timed_out = 0, broken = 0;
@@ -345,13 +412,18 @@ static int run_child(supervisor *s, char **cmd)
             double left = s->deadline - now_s();
             ms = left <= 0 ? 0 : (int)ceil(left * 1000);
         }
-        struct pollfd pfd = {ch.fd, POLLIN, 0};
-        int r = poll(&pfd, 1, ms);
+        struct pollfd pfd[2] = {{ch.fd, POLLIN, 0}, {ch.errfd, POLLIN, 0}};
+        int r = poll(pfd, ch.errfd >= 0 ? 2 : 1, ms);
         if (r < 0 && errno == EINTR)
             continue;
         if (r == 0) {
             timed_out = 1;
             break;
+        }
+        if (ch.errfd >= 0 && pfd[1].revents) {
+            pass_stderr(s, &ch);
+            if (!pfd[0].revents)
+                continue;
         }
         int e = read_child(s, &ch);
         if (e == 1)
@@ -365,6 +437,12 @@ static int run_child(supervisor *s, char **cmd)
         kill(ch.pid, SIGKILL);
     close(ch.fd);
     free(ch.buf);
+    /* the rest of its stderr: it ends when the child does (before waitpid, so
+     * that a child blocked on a full stderr pipe can end) */
+    while (ch.errfd >= 0)
+        pass_stderr(s, &ch);
+    char last[400];
+    last_line(s, last, sizeof last);
     int ws = 0;
     while (waitpid(ch.pid, &ws, 0) < 0 && errno == EINTR)
         ;
@@ -380,7 +458,7 @@ static int run_child(supervisor *s, char **cmd)
         return 0;
     }
     if (s->current >= 0) { /* died inside a case: that case's outcome */
-        ended(ws, why, sizeof why);
+        ended(ws, last, why, sizeof why);
         tp_run_case_lost(s->run, s->current, "fault", why);
         s->next = s->current + 1;
         return 0;
@@ -400,7 +478,7 @@ static int run_child(supervisor *s, char **cmd)
         else if (broken)
             snprintf(how, sizeof how, "the harness process sent a message that is not one");
         else
-            ended(ws, how, sizeof how);
+            ended(ws, NULL, how, sizeof how);
         snprintf(why, sizeof why, "not run: %s", how);
         lose_the_rest(s, why);
     }
@@ -409,7 +487,7 @@ static int run_child(supervisor *s, char **cmd)
 
 static int supervise(tp_run *run, double case_timeout, char **cmd)
 {
-    supervisor s = {run, case_timeout, 0, "", -1, 0, 0, 0};
+    supervisor s = {run, case_timeout, 0, "", -1, 0, 0, 0, "", 0};
     signal(SIGPIPE, SIG_IGN);
     while (s.next < tp_run_ncases(run)) {
         int any = 0;

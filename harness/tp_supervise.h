@@ -14,7 +14,10 @@
  *   {"case": NAME, "verdict": "error", "by": "fault", "reason": TEXT}
  *   {"case": NAME, "verdict": "error", "by": "timeout", "reason": "no result within S s (watchdog)"}
  *
- * and starts a fresh child for the cases after it. The supervisor keeps
+ * (TEXT: the runtime's error, or the signal or exit status that ended the
+ * child and the last line it wrote on stderr during the case, which passes
+ * through the supervisor) and starts a fresh child for the cases after it.
+ * The supervisor keeps
  * DIR/results.partial.json up to date (atomically) after every case, and
  * replaces it by DIR/results.json when the run ends.
  *

@@ -12,7 +12,7 @@ tp=build/tolproof emu=build/tests/tool_emulate py=/usr/bin/python3
 . tests/tap.sh
 
 plan=build/gen/gemm_fwd.plan.json
-cases=(normal_64 ragged_100x37x250 tiny_1x1x1 wide_256 cancel_128x64x512 special_64x64x32)
+cases=(normal_64 ragged_100x37x250 tiny_1x1x1 wide_256 cancel_128x64x512 special_64x64x32 ksplit_32x32x8192)
 sel=()
 for c in "${cases[@]}"; do sel+=(--case "$c"); done
 # no process of this test may outlive it: every child has the run's
@@ -25,7 +25,7 @@ ok $? "the clean run passes every case (--in-process, no isolation)"
 
 start=$(date +%s.%N)
 "$emu" "$plan" "$tmp/f" "${sel[@]}" --case-timeout 2 --fault lost=ragged_100x37x250 --fault segv=tiny_1x1x1 \
-    --fault launch=wide_256 --fault hang=cancel_128x64x512 >"$tmp/f.out" 2>"$tmp/f.log"
+    --fault launch=wide_256 --fault hang=cancel_128x64x512 --fault abort=ksplit_32x32x8192 >"$tmp/f.out" 2>"$tmp/f.log"
 rc=$?
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 [ $rc = 2 ]; ok $? "a run with faulting and hanging cases exits 2 (an error), not a crash (exit $rc)"
@@ -51,6 +51,10 @@ rec tiny_1x1x1 "$keys and r['by'] == 'fault' and 'signal 11' in r['reason']"
 ok $? "the case whose process crashed is an error by fault naming the signal"
 rec cancel_128x64x512 "$keys and r['by'] == 'timeout' and r['reason'] == 'no result within 2 s (watchdog)'"
 ok $? "the hanging case is an error by timeout: no result within 2 s (watchdog)"
+rec ksplit_32x32x8192 "$keys and r['by'] == 'fault' and r['reason'].startswith('the harness process running the case was killed by signal 6 (Aborted); its last output: Memory access fault by GPU node-1 (emulated)')"
+ok $? "a process that aborts after printing why is an error by fault with the signal and its last line"
+grep -q "^Memory access fault by GPU node-1 (emulated)" "$tmp/f.log"
+ok $? "what the case's process writes on stderr still reaches the harness's stderr"
 rec wide_256 "$keys and r['by'] == 'harness' and 'invalid configuration' in r['reason']"
 ok $? "an ordinary launch error (the context kept) stays an error by harness"
 rec normal_64 "r == c and r['verdict'] == 'pass'"
@@ -61,8 +65,8 @@ grep -q "^\[4/8\] gemm_fwd/wide_256: error: kernel launch: invalid configuration
     grep -q "^\[5/8\] gemm_fwd/cancel_128x64x512: error: no result within 2 s" "$tmp/f.log"
 ok $? "the console lines are numbered through the whole run, across processes"
 [ -z "$(find "$tmp/f" -name 'results.partial.json' -o -name '*.tmp.*')" ] && [ -s "$tmp/f/results.tap" ] &&
-    [ "$(grep -c '^not ok' "$tmp/f/results.tap")" = 4 ]
-ok $? "no partial or temporary file is left; results.tap has the 4 errors"
+    [ "$(grep -c '^not ok' "$tmp/f/results.tap")" = 5 ]
+ok $? "no partial or temporary file is left; results.tap has the 5 errors"
 no_orphans f; ok $? "no process of the run is left"
 "$tp" replay "$tmp/f" >"$tmp/f.replay" 2>&1 && [ "$(grep -c 're-derived' "$tmp/f.replay")" -ge 2 ]
 ok $? "replay re-derives the cases that ran and accepts the recorded faults"

@@ -3,7 +3,8 @@
  * emulation of it, so the whole run/record/replay path, launch checks
  * included, can be tested without a GPU. --mutant NAME plants a known
  * error; --fault KIND=CASE makes the kernel of one case fail the way a GPU
- * kernel can (KIND segv: the process crashes; lost: a sticky error that
+ * kernel can (KIND segv: the process crashes; abort: it prints why and
+ * aborts, as ROCm does on a memory fault; lost: a sticky error that
  * loses the context; hang: it never returns; launch: an ordinary launch
  * error), for the supervisor's fault isolation (harness/tp_supervise.h). */
 #define _POSIX_C_SOURCE 200809L
@@ -14,6 +15,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdio.h>
@@ -507,12 +509,12 @@ static int emu_lost; /* a "lost" fault happened: every later call fails, as afte
 static int parse_fault(const char *spec)
 {
     const char *eq = strchr(spec, '=');
-    static const char *kinds[] = {"segv", "lost", "hang", "launch"};
+    static const char *kinds[] = {"segv", "abort", "lost", "hang", "launch"};
     int known = 0;
     for (size_t k = 0; eq && k < sizeof kinds / sizeof kinds[0]; k++)
         known |= (size_t)(eq - spec) == strlen(kinds[k]) && strncmp(spec, kinds[k], strlen(kinds[k])) == 0;
     if (!known || !eq[1] || emu_nfaults == 8) {
-        fprintf(stderr, "--fault %s: expected KIND=CASE with KIND segv, lost, hang or launch (at most 8)\n", spec);
+        fprintf(stderr, "--fault %s: expected KIND=CASE with KIND segv, abort, lost, hang or launch (at most 8)\n", spec);
         return -1;
     }
     emu_faults[emu_nfaults].kind = strndup(spec, (size_t)(eq - spec));
@@ -528,8 +530,15 @@ static int planted_fault(const tp_case *c, char *err, size_t errlen)
         if (strcmp(emu_faults[k].case_name, c->name) != 0)
             continue;
         const char *kind = emu_faults[k].kind;
+        struct rlimit none = {0, 0}; /* a planted crash leaves no core file */
+        setrlimit(RLIMIT_CORE, &none);
         if (strcmp(kind, "segv") == 0)
             raise(SIGSEGV);
+        if (strcmp(kind, "abort") == 0) { /* what ROCm does on a GPU memory fault */
+            fprintf(stderr, "Memory access fault by GPU node-1 (emulated) on address 0x10. Reason: Page not present "
+                            "or supervisor privilege.\n");
+            abort();
+        }
         if (strcmp(kind, "hang") == 0)
             for (;;)
                 pause();
@@ -644,7 +653,7 @@ int main(int argc, char **argv)
         return list_ops();
     if (argc < 3) {
         fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant] "
-                        "[--fault segv|lost|hang|launch=CASE]... [harness options...]\n       tool_emulate --ops\n");
+                        "[--fault segv|abort|lost|hang|launch=CASE]... [harness options...]\n       tool_emulate --ops\n");
         return 2;
     }
     FILE *f = fopen(argv[1], "rb");
