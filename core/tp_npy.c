@@ -1,6 +1,9 @@
 #define _POSIX_C_SOURCE 200809L /* fileno */
 #include "core/tp_npy.h"
 
+#include "core/tp_file.h"
+
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +11,27 @@
 #include <sys/stat.h>
 
 const char *tp_npy_descr(tp_dtype t) { return tp_dtype_get(t)->npy_descr; }
+
+struct npy_body {
+    const char *dict;
+    int n, pad;
+    size_t bytes;
+    const void *data;
+};
+
+static int fill_npy(FILE *f, const void *ctx)
+{
+    const struct npy_body *b = ctx;
+    unsigned hlen = (unsigned)(b->n + b->pad + 1);
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff),
+                             (unsigned char)(hlen >> 8)};
+    int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(b->dict, 1, (size_t)b->n, f) == (size_t)b->n;
+    for (int i = 0; ok && i < b->pad; i++)
+        ok = fputc(' ', f) != EOF;
+    ok = ok && fputc('\n', f) != EOF;
+    ok = ok && (b->bytes == 0 || fwrite(b->data, 1, b->bytes, f) == b->bytes);
+    return ok ? 0 : -1;
+}
 
 int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shape, const void *data)
 {
@@ -24,22 +48,9 @@ int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shap
     n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
     /* pad with spaces so that magic + len + header is a multiple of 64 */
     int total = 10 + n + 1;
-    int pad = (64 - total % 64) % 64;
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    unsigned hlen = (unsigned)(n + pad + 1);
-    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff),
-                             (unsigned char)(hlen >> 8)};
-    int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
-    for (int i = 0; ok && i < pad; i++)
-        ok = fputc(' ', f) != EOF;
-    ok = ok && fputc('\n', f) != EOF;
-    size_t bytes = (size_t)numel * tp_dtype_size(dtype);
-    ok = ok && (bytes == 0 || fwrite(data, 1, bytes, f) == bytes);
-    if (fclose(f) != 0)
-        ok = 0;
-    return ok ? 0 : -1;
+    struct npy_body b = {dict, n, (64 - total % 64) % 64, (size_t)numel * tp_dtype_size(dtype), data};
+    /* a run killed while writing leaves PATH.tmp.PID, never a truncated PATH */
+    return tp_write_atomic(path, fill_npy, &b);
 }
 
 /* The dtype of a parsed header, or -1 with err saying what the file holds

@@ -58,6 +58,11 @@ typedef struct {
     char *fill[TP_MAX_TENSORS];
     char *note;
     tp_expected expect;
+    /* The case's watchdog in seconds (the contract's timeout_s): a case whose
+     * device work takes longer is recorded as an error "by": "timeout"
+     * (harness/tp_supervise.h). 0 when the contract gives none: the
+     * harness's default applies. */
+    double timeout_s;
 } tp_plan_case;
 
 typedef struct tp_plan {

@@ -335,6 +335,10 @@ static void read_case(reader *r, const tp_plan *p, tp_plan_case *c, const json_t
                                                 : TP_EXPECT_UNSTATED;
     if (word && c->expect == TP_EXPECT_UNSTATED)
         bad(r, "plan: %s.expect is \"%s\"; expected \"pass\", \"refused\" or \"violated\"", path, word);
+    const json_t *limit = member(r, cj, path, "timeout_s", JSON_REAL, "a number of seconds in (0, 86400]", 0);
+    c->timeout_s = limit ? json_number_value(limit) : 0;
+    if (limit && !(c->timeout_s > 0 && c->timeout_s <= 86400))
+        bad(r, "plan: %s.timeout_s is %g; expected a number of seconds in (0, 86400]", path, c->timeout_s);
 }
 
 static void read_launch(reader *r, tp_plan *p, const json_t *root)

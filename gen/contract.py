@@ -460,7 +460,7 @@ class Validator:
         seen = set()
         for i, c in enumerate(cases_raw):
             cp = ["case", i]
-            self.table(c, cp, ["name", "seed", "dims", "fill"], ["note", "expect"])
+            self.table(c, cp, ["name", "seed", "dims", "fill"], ["note", "expect", "timeout_s"])
             cn = self.string(c, cp, "name")
             if not CASE_NAME.match(cn):
                 self.err(cp + ["name"], f"case name {cn!r} is not usable",
@@ -513,9 +513,17 @@ class Validator:
             if expect not in EXPECTS:
                 self.err(cp + ["expect"], f"expect = {expect!r} in case {cn!r}",
                          "\"pass\" (the default), \"refused\" or \"violated\"")
+            # the case's watchdog (harness/tp_supervise.h); only a case that
+            # gives one carries the key, so plans without it are unchanged
+            limit = c.get("timeout_s")
+            if limit is not None and (type(limit) not in (int, float) or not 0 < limit <= 86400):
+                self.err(cp + ["timeout_s"], f"timeout_s = {limit!r} in case {cn!r}",
+                         "a number of seconds in (0, 86400] (the harness default is 60)")
             cases.append({"name": cn, "seed": seed, "dims": {x: cd[x] for x in dims},
                           "fill": {t["name"]: fill[t["name"]] for t in tensors if t["name"] in fill},
                           "note": note, "expect": expect})
+            if limit is not None:
+                cases[-1]["timeout_s"] = limit
 
         self.evaluate(dims, cases, req_texts, evals)
 

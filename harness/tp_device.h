@@ -57,17 +57,30 @@ typedef struct {
     /* The contract's kernel on the case's dims with buffers[t] the device
      * copy of tensor t of the plan; -1 when the launch itself fails. */
     int (*launch)(const tp_case *c, void *const *buffers, const tp_launch_shape *shape, char *err, size_t errlen);
+    /* After an operation failed: 1 when the device context is lost (a
+     * sticky error, such as an illegal address, that every later call
+     * would return again), 0 when later cases can still run here. A lost
+     * context ends the case's process and the case is recorded "by":
+     * "fault" (harness/tp_supervise.h). */
+    int (*context_lost)(void);
 } tp_device;
 
 /* The whole harness: arguments (tp_run_open), the device (exit 3 when
  * there is none), then every selected case: built from the plan, launched
  * once to warm up and --reps times timed, its outputs checked; then the
- * results. Returns the exit status (harness/tp_expect.h): 0 every case has
- * its expected outcome (a case may expect a refusal or a violation), 1 a
- * verdict other than the expected one, 2 a refusal or error against its
- * expectation (bad arguments and unwritable results included), 3 no GPU;
- * 0 after --help and --list. */
+ * results. The cases run in a child process under a watchdog, so that a
+ * kernel that faults or hangs is recorded as its case's outcome and the
+ * other cases still run (harness/tp_supervise.c). Returns the exit status
+ * (harness/tp_expect.h): 0 every case has its expected outcome (a case may
+ * expect a refusal or a violation), 1 a verdict other than the expected
+ * one, 2 a refusal or error against its expectation (bad arguments and
+ * unwritable results included), 3 no GPU; 0 after --help and --list. */
 int tp_harness_main(int argc, char **argv, const tp_harness_info *info, const tp_device *device);
+
+/* One case on the device (tp_main.c): launch shape and limits, buffers,
+ * warm-up and timed launches, outputs back, then the checker; the outcome
+ * is recorded in run. */
+void tp_harness_run_case(tp_run *run, int i, tp_case *c, const tp_device *dev, const tp_device_props *props);
 
 #ifdef __cplusplus
 }

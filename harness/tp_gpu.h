@@ -143,13 +143,23 @@ static int tp_gpu_launch(const tp_case *c, void *const *buffers, const tp_launch
     return tp_gpu_check(hipGetLastError(), "kernel launch", err, errlen);
 }
 
+/* A sticky error (an illegal address, a trap) is returned again by every
+ * later call, while an ordinary one (a bad launch configuration) is
+ * cleared by hipGetLastError: so the context is lost when a fresh
+ * synchronize still fails. */
+static int tp_gpu_context_lost(void)
+{
+    (void)hipGetLastError();
+    return hipDeviceSynchronize() != hipSuccess;
+}
+
 /* main of a generated harness. */
 static int tp_gpu_main(int argc, char **argv, const tp_harness_info *info, tp_gpu_launch_fn launch)
 {
     static const tp_device gpu = {
         tp_gpu_open,         tp_gpu_alloc,        tp_gpu_release,     tp_gpu_to_device,
         tp_gpu_to_host,      tp_gpu_synchronize,  tp_gpu_timer_create, tp_gpu_timer_release,
-        tp_gpu_timer_start,  tp_gpu_timer_stop,   tp_gpu_launch,
+        tp_gpu_timer_start,  tp_gpu_timer_stop,   tp_gpu_launch,       tp_gpu_context_lost,
     };
     tp_gpu_kernel = launch;
     return tp_harness_main(argc, argv, info, &gpu);

@@ -1,10 +1,11 @@
-/* tp_harness_main (tp_device.h): the case loop every harness runs, on the
- * device its generated source (or an emulator) provides. */
+/* One case on the device its generated source (or an emulator) provides
+ * (tp_harness_run_case, tp_device.h); the case loop and the process that
+ * runs it are in tp_supervise.c. */
 #include "harness/tp_device.h"
+#include "harness/tp_supervise.h"
 
 #include "core/tp_expr.h"
 #include "core/tp_npy.h"
-#include "harness/tp_expect.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -127,7 +128,7 @@ done:
 /* One case: launch shape and limits (a refusal), device buffers with the
  * inputs copied in once (the kernel does not write them), the launches,
  * the outputs of the last one back into the case; then the checker. */
-static void run_case(tp_run *run, int i, tp_case *c, const tp_device *dev, const tp_device_props *props)
+void tp_harness_run_case(tp_run *run, int i, tp_case *c, const tp_device *dev, const tp_device_props *props)
 {
     const tp_plan *plan = tp_run_plan(run);
     char err[512] = "", inner[400];
@@ -142,6 +143,7 @@ static void run_case(tp_run *run, int i, tp_case *c, const tp_device *dev, const
     void *buf[TP_MAX_TENSORS] = {0};
     float median = 0.0f;
     int t = 0;
+    tp_supervise_phase(i, TP_PHASE_DEVICE); /* the watchdog runs from here */
     for (; t < c->ntensors; t++) {
         const tp_tensor *tt = &c->tensors[t];
         if (dev->alloc(&buf[t], bytes_of(tt), inner, sizeof inner) != 0 ||
@@ -162,36 +164,9 @@ static void run_case(tp_run *run, int i, tp_case *c, const tp_device *dev, const
     for (t = 0; t < c->ntensors; t++)
         if (buf[t])
             dev->release(buf[t]);
+    tp_supervise_phase(i, TP_PHASE_HOST); /* to here: the checker is not the kernel */
     if (err[0])
         tp_run_case_error(run, i, err);
     else
         tp_run_case_end(run, i, (double)median, reps); /* frees c */
-}
-
-int tp_harness_main(int argc, char **argv, const tp_harness_info *info, const tp_device *device)
-{
-    tp_run *run;
-    int status = tp_run_open(argc, argv, info, &run);
-    if (status != TP_RUN_READY)
-        return status == TP_RUN_DONE ? 0 : 2;
-    /* no device is a clear refusal, not a failure */
-    tp_device_props props;
-    char err[512];
-    memset(&props, 0, sizeof props);
-    if (device->open(&props, err, sizeof err) != 0) {
-        fprintf(stderr, "no GPU: %s\n", err);
-        tp_run_abandon(run);
-        return 3;
-    }
-    tp_run_set_device(run, props.name, props.arch, props.driver_version, props.runtime_version);
-    for (int i = 0; i < tp_run_ncases(run); i++) {
-        if (!tp_run_case_selected(run, i))
-            continue;
-        tp_case *c = tp_run_case_begin(run, i);
-        if (c) /* else the refusal is recorded */
-            run_case(run, i, c, device, &props);
-    }
-    /* expected refusals and violations are results, not failures */
-    int expected = tp_expect_run_status(tp_run_plan(run), tp_run_case_records(run), stderr);
-    return tp_run_close(run) ? 2 : expected;
 }

@@ -1,5 +1,6 @@
 #include "harness/tp_report.h"
 
+#include "core/tp_file.h"
 #include "harness/tp_check.h"
 #include "harness/tp_diagnose.h"
 
@@ -9,9 +10,36 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int tp_write_json(const char *path, const json_t *j)
+static int fill_json(FILE *f, const void *j)
 {
-    return json_dump_file(j, path, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+    return json_dumpf((const json_t *)j, f, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+}
+
+int tp_write_json(const char *path, const json_t *j) { return tp_write_atomic(path, fill_json, j); }
+
+static int fill_tap(FILE *f, const void *results)
+{
+    tp_write_tap(f, (const json_t *)results);
+    return 0;
+}
+
+int tp_write_tap_file(const char *path, const json_t *results) { return tp_write_atomic(path, fill_tap, results); }
+
+struct md_args {
+    const json_t *results, *timing;
+};
+
+static int fill_markdown(FILE *f, const void *ctx)
+{
+    const struct md_args *a = ctx;
+    tp_write_markdown(f, a->results, a->timing);
+    return 0;
+}
+
+int tp_write_markdown_file(const char *path, const json_t *results, const json_t *timing)
+{
+    struct md_args a = {results, timing};
+    return tp_write_atomic(path, fill_markdown, &a);
 }
 
 int tp_mkdirs(const char *path)

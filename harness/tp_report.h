@@ -6,8 +6,11 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* Writes JSON with sorted keys and full double precision. 0 or -1. */
+/* Writes JSON with sorted keys and full double precision, atomically. 0 or -1. */
 int tp_write_json(const char *path, const json_t *j);
+/* results.tap and results.md of a run, atomically. 0 or -1. */
+int tp_write_tap_file(const char *path, const json_t *results);
+int tp_write_markdown_file(const char *path, const json_t *results, const json_t *timing);
 /* One TAP line per case of results (a results.json object). */
 void tp_write_tap(FILE *f, const json_t *results);
 /* A Markdown table of the cases, one row each. */

@@ -10,6 +10,7 @@
 #include "core/tp_sha256.h"
 #include "harness/tp_check.h"
 #include "harness/tp_report.h"
+#include "harness/tp_supervise.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,13 +40,16 @@ struct tp_run {
     int ninputs;
     int dump_inputs;
     json_t *inputs_from; /* of the current case: {NAME: sha256 of FILE} */
+    int quiet;           /* a supervised child: the supervisor prints the case lines */
+    int keep_partial;    /* results.partial.json after every record (tp_supervise.h) */
 };
 
 static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
 {
     fprintf(f,
             "usage: harness_%s [--out DIR] [--case NAME]... [--reps N] [--root DIR]\n"
-            "       [--input NAME=FILE.npy]... [--dump-inputs] [--list] [--help]\n"
+            "       [--input NAME=FILE.npy]... [--dump-inputs] [--case-timeout SECONDS]\n"
+            "       [--in-process] [--list] [--help]\n"
             "Runs kernel %s (%s) on every case of contract %s, checks every output element\n"
             "against the exact reference and the bound of the contract's numeric model, and writes\n"
             "DIR/results.json, results.tap, results.md, timing.json, plan.json and the\n"
@@ -57,6 +61,15 @@ static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
             "any launch. The file is copied to DIR/outputs/CASE/input_NAME.npy and its SHA-256\n"
             "recorded (\"inputs_from\"), so `tolproof replay` re-derives the case from it.\n"
             "--dump-inputs also writes every generated input there.\n"
+            "The cases run in a child process, so that a kernel that faults (an illegal address:\n"
+            "the context is lost) or hangs is that case's outcome, verdict \"error\" with \"by\":\n"
+            "\"fault\" and the CUDA/HIP error text, or \"by\": \"timeout\", and the other cases still\n"
+            "run (in a fresh process). The watchdog limits each case's device work (buffers,\n"
+            "copies, launches) to the case's timeout_s in the contract, else 60 s;\n"
+            "--case-timeout SECONDS sets it for every case. --in-process runs the cases in this\n"
+            "process, without that isolation. DIR/results.partial.json holds the records of the\n"
+            "cases finished so far while the run goes on; every result file is written whole\n"
+            "(a temporary file renamed), so a run killed midway leaves no truncated file.\n"
             "A case may expect a refusal or a violation (expect = \"refused\" or \"violated\" in the\n"
             "contract; the default is a pass); every case without its expected outcome is named\n"
             "on stderr (\"unexpected outcome: CONTRACT/CASE: expected E, got G\").\n"
@@ -316,13 +329,30 @@ int tp_run_case_selected(const tp_run *run, int i)
     return 0;
 }
 
+/* results.partial.json: the records so far, so that a run killed before
+ * its end keeps them (written atomically: never half a file). */
+static void write_partial(const tp_run *run)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/results.partial.json", run->out);
+    json_t *p = json_copy(run->results);
+    if (!p || json_object_set_new(p, "partial", json_string("the run has not finished: cases not listed have no "
+                                                            "result yet (results.json replaces this file at the end)")) != 0 ||
+        tp_write_json(path, p) != 0)
+        fprintf(stderr, "%s: cannot write %s\n", run->plan->contract, path);
+    json_decref(p);
+}
+
 static void record(tp_run *run, json_t *cr)
 {
     char line[600];
     tp_case_line(line, sizeof line, cr);
-    fprintf(stderr, "[%zu/%d] %s/%s: %s\n", json_array_size(json_object_get(run->results, "cases")) + 1,
-            tp_run_ncases(run), run->plan->contract, json_string_value(json_object_get(cr, "case")), line);
+    if (!run->quiet)
+        fprintf(stderr, "[%zu/%d] %s/%s: %s\n", json_array_size(json_object_get(run->results, "cases")) + 1,
+                tp_run_ncases(run), run->plan->contract, json_string_value(json_object_get(cr, "case")), line);
     json_array_append_new(json_object_get(run->results, "cases"), cr);
+    if (run->keep_partial)
+        write_partial(run);
 }
 
 static void record_other(tp_run *run, int i, const char *verdict, const char *by, const char *why)
@@ -397,6 +427,32 @@ static int copy_input(const char *from, const char *to, const char *sha, char *e
 }
 
 void tp_run_case_refuse(tp_run *run, int i, const char *why) { record_other(run, i, "refused", "harness", why); }
+void tp_run_case_lost(tp_run *run, int i, const char *by, const char *reason) { record_other(run, i, "error", by, reason); }
+
+void tp_run_case_adopt(tp_run *run, json_t *cr, json_t *timing)
+{
+    const char *name = json_string_value(json_object_get(cr, "case"));
+    if (timing && name)
+        json_object_set_new(run->timing, name, timing);
+    else
+        json_decref(timing);
+    record(run, cr);
+}
+
+json_t *tp_run_timing_of(const tp_run *run, const char *name) { return json_object_get(run->timing, name); }
+double tp_run_case_timeout(const tp_run *run, int i) { return run->plan->cases[i].timeout_s; }
+const char *tp_run_case_name(const tp_run *run, int i) { return case_name(run, i); }
+const char *tp_run_out_dir(const tp_run *run) { return run->out; }
+void tp_run_set_quiet(tp_run *run) { run->quiet = 1; }
+
+void tp_run_keep_partial(tp_run *run)
+{
+    char path[4200];
+    run->keep_partial = 1;
+    snprintf(path, sizeof path, "%s/results.json", run->out);
+    remove(path);
+    write_partial(run);
+}
 void tp_run_case_error(tp_run *run, int i, const char *what) { record_other(run, i, "error", "harness", what); }
 
 void tp_run_case_end(tp_run *run, int i, double ms, int reps)
@@ -487,16 +543,12 @@ int tp_run_close(tp_run *run)
     snprintf(path, sizeof path, "%s/timing.json", run->out);
     rc |= tp_write_json(path, run->timing);
     snprintf(path, sizeof path, "%s/results.tap", run->out);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        tp_write_tap(f, run->results);
-        fclose(f);
-    }
+    rc |= tp_write_tap_file(path, run->results);
     snprintf(path, sizeof path, "%s/results.md", run->out);
-    f = fopen(path, "w");
-    if (f) {
-        tp_write_markdown(f, run->results, run->timing);
-        fclose(f);
+    rc |= tp_write_markdown_file(path, run->results, run->timing);
+    if (rc == 0 && run->keep_partial) { /* results.json has replaced it */
+        snprintf(path, sizeof path, "%s/results.partial.json", run->out);
+        remove(path);
     }
     fprintf(stderr, "%s: results in %s\n", plan->contract, run->out);
     free_run(run);

@@ -232,6 +232,8 @@ sys.exit([c["expect"] for c in p["cases"]] != ["violated", "pass"])' "$tmp/exp/p
 else
     not_ok "the plan carries each case's expectation, pass by default" "$(grep expect "$tmp/exp/plan.json" 2>&1)"
 fi
+bad "a case's timeout_s that is not positive" 48 "timeout_s = 0 in case 'a'" '48s/.*/timeout_s = 0/'
+bad "a case's timeout_s that is a string" 48 "timeout_s = '60' in case 'a'" '48s/.*/timeout_s = "60"/'
 # multi-line inline arrays / later keys: the locator finds the key's own line
 bad "key after a multi-line array" 17 "unknown key 'nme'" '12s/.*/args = [\n  "A", "B", "C",\n  "M", "N", "K"]/;15s/name/nme/'
 
@@ -278,6 +280,16 @@ mkdir -p "$tmp/gelu"
 cl=$(grep -n '^constants = ' contracts/gelu_bwd.toml | cut -d: -f1)
 sed -e 's/a = "0.044715f"/a = "0.0447f"/' contracts/gelu_bwd.toml >"$tmp/gelu/gelu_bwd.toml"
 check_refusal "model constant not in the kernel source" "$tmp/gelu/gelu_bwd.toml" "$cl" "constant a = '0.0447f' does not appear verbatim"
+
+# a case's watchdog goes into the plan for that case only
+mkdir -p "$tmp/to"
+base | sed -e '48s/.*/timeout_s = 2.5/' >"$tmp/to/gemm_fwd.toml"
+if $GEN plan "$tmp/to/gemm_fwd.toml" -o "$tmp/to/plan.json" 2>/dev/null && grep -q '"timeout_s": 2.5' "$tmp/to/plan.json" &&
+    [ "$(grep -c timeout_s "$tmp/to/plan.json")" = 1 ]; then
+    ok "a case's timeout_s is in the plan, for that case only"
+else
+    not_ok "a case's timeout_s is in the plan, for that case only" "$(cat "$tmp/to/plan.json" 2>&1 | head -5)"
+fi
 
 # stdout stays empty and nothing is written on refusal
 mkdir -p "$tmp/w"

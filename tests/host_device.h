@@ -79,7 +79,8 @@ static tp_device host_device_with(int (*launch)(const tp_case *, void *const *, 
                                                 size_t))
 {
     tp_device d = {host_open,         host_alloc,         host_release,     host_copy,       host_copy, host_synchronize,
-                   host_timer_create, host_timer_release, host_timer_start, host_timer_stop, launch};
+                   host_timer_create, host_timer_release, host_timer_start, host_timer_stop, launch,
+                   NULL /* context_lost: host memory is never lost */};
     return d;
 }
 #endif

@@ -2,7 +2,12 @@
  * on an emulated device: host memory, and the kernel replaced by a CPU
  * emulation of it, so the whole run/record/replay path, launch checks
  * included, can be tested without a GPU. --mutant NAME plants a known
- * error; --mutant no_device emulates a machine without a GPU. */
+ * error; --mutant no_device emulates a machine without a GPU;
+ * --fault KIND=CASE makes the kernel of one case fail the way a GPU
+ * kernel can (KIND segv: the process crashes; abort: it prints why and
+ * aborts, as ROCm does on a memory fault; lost: a sticky error that
+ * loses the context; hang: it never returns; launch: an ordinary launch
+ * error), for the supervisor's fault isolation (harness/tp_supervise.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -11,6 +16,9 @@
 #include "oracles/layernorm/layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
 #include <limits.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -493,6 +501,61 @@ static int list_ops(void)
 static const tp_plan *emu_plan;
 static const char *emu_mutant = "none";
 
+/* --fault KIND=CASE, at most 8 */
+static struct {
+    const char *kind, *case_name;
+} emu_faults[8];
+static int emu_nfaults;
+static int emu_lost; /* a "lost" fault happened: every later call fails, as after a sticky error */
+
+static int parse_fault(const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    static const char *kinds[] = {"segv", "abort", "lost", "hang", "launch"};
+    int known = 0;
+    for (size_t k = 0; eq && k < sizeof kinds / sizeof kinds[0]; k++)
+        known |= (size_t)(eq - spec) == strlen(kinds[k]) && strncmp(spec, kinds[k], strlen(kinds[k])) == 0;
+    if (!known || !eq[1] || emu_nfaults == 8) {
+        fprintf(stderr, "--fault %s: expected KIND=CASE with KIND segv, abort, lost, hang or launch (at most 8)\n", spec);
+        return -1;
+    }
+    emu_faults[emu_nfaults].kind = strndup(spec, (size_t)(eq - spec));
+    emu_faults[emu_nfaults++].case_name = eq + 1;
+    return 0;
+}
+
+/* The planted fault of a case: 0 none, else -1 with the runtime's text
+ * (segv and hang do not return). */
+static int planted_fault(const tp_case *c, char *err, size_t errlen)
+{
+    for (int k = 0; k < emu_nfaults; k++) {
+        if (strcmp(emu_faults[k].case_name, c->name) != 0)
+            continue;
+        const char *kind = emu_faults[k].kind;
+        struct rlimit none = {0, 0}; /* a planted crash leaves no core file */
+        setrlimit(RLIMIT_CORE, &none);
+        if (strcmp(kind, "segv") == 0)
+            raise(SIGSEGV);
+        if (strcmp(kind, "abort") == 0) { /* what ROCm does on a GPU memory fault */
+            fprintf(stderr, "Memory access fault by GPU node-1 (emulated) on address 0x10. Reason: Page not present "
+                            "or supervisor privilege.\n");
+            abort();
+        }
+        if (strcmp(kind, "hang") == 0)
+            for (;;)
+                pause();
+        if (strcmp(kind, "lost") == 0) {
+            emu_lost = 1;
+            snprintf(err, errlen, "kernel launch: an illegal memory access was encountered (emulated)");
+        } else
+            snprintf(err, errlen, "kernel launch: invalid configuration argument (emulated)");
+        return -1;
+    }
+    return 0;
+}
+
+static int cpu_context_lost(void) { return emu_lost; }
+
 /* --mutant no_device: a machine without a GPU (the harness exits 3) */
 static int emu_open(tp_device_props *p, char *err, size_t errlen)
 {
@@ -508,6 +571,12 @@ static int emu_open(tp_device_props *p, char *err, size_t errlen)
 static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_shape *shape, char *err, size_t errlen)
 {
     (void)shape;
+    if (emu_lost) {
+        snprintf(err, errlen, "kernel launch: an illegal memory access was encountered (emulated, earlier)");
+        return -1;
+    }
+    if (planted_fault(c, err, errlen) != 0)
+        return -1;
     tp_case view = *c;
     for (int t = 0; t < view.ntensors; t++)
         view.tensors[t].data = buffers[t];
@@ -533,7 +602,7 @@ int main(int argc, char **argv)
         return list_ops();
     if (argc < 3) {
         fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant|no_device] "
-                        "[harness options...]\n       tool_emulate --ops\n");
+                        "[--fault segv|abort|lost|hang|launch=CASE]... [harness options...]\n       tool_emulate --ops\n");
         return 2;
     }
     FILE *f = fopen(argv[1], "rb");
@@ -557,13 +626,17 @@ int main(int argc, char **argv)
     for (int i = 3; i < argc && hargc < 62; i++) {
         if (strcmp(argv[i], "--mutant") == 0 && i + 1 < argc)
             emu_mutant = argv[++i];
-        else
+        else if (strcmp(argv[i], "--fault") == 0 && i + 1 < argc) {
+            if (parse_fault(argv[++i]) != 0)
+                return 2;
+        } else
             hargv[hargc++] = argv[i];
     }
     emu_plan = plan;
     tp_harness_info info = {text, "cuda", "cpu emulation (gcc)", "tests/tool_emulate.c"};
     tp_device cpu_device = host_device_with(cpu_launch);
     cpu_device.open = emu_open;
+    cpu_device.context_lost = cpu_context_lost;
     int rc = tp_harness_main(hargc, hargv, &info, &cpu_device);
     tp_plan_free(plan);
     return rc;
