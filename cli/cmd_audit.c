@@ -47,7 +47,7 @@ typedef struct {
     int signature;      /* tp_sign_verify's answer */
     char signer[32];    /* fingerprint of the key signature.json names */
     int no_proofs;      /* the bundle has no proof reports */
-    int gpu_errors;     /* cases recorded as errors by fault or timeout: the GPU's word */
+    int gpu_errors;     /* cases recorded as errors by device, fault or timeout: the GPU's word */
     const char *bundle; /* as given */
 } audit;
 
@@ -245,7 +245,7 @@ static int audit_root(audit *a)
             report(a, 0, file, "%s", opts.first[0] ? strchr(opts.first, ' ') + 1 : "does not re-derive");
         else if (opts.gpu_errors)
             report(a, 1, file,
-                   "%d case(s) re-derived from the seeds and the stored outputs, %d error(s) by fault or timeout "
+                   "%d case(s) re-derived from the seeds and the stored outputs, %d error(s) by device, fault or timeout "
                    "on the GPU's word; contract: %s",
                    ncases - opts.gpu_errors, opts.gpu_errors, contract);
         else
@@ -309,7 +309,7 @@ static void trust_statement(const audit *a)
     printf("# shown: every verdict%s re-derived from the bundled tensors and the seeds, every generated file\n"
            "#   regenerated, every file hashed in manifest.json, nothing unlisted\n",
            a->gpu_errors ? " with outputs" : "");
-    printf("# on the GPU's word alone: %d verdict(s), errors by fault or timeout (a kernel that faulted or hung\n"
+    printf("# on the GPU's word alone: %d verdict(s), errors by device, fault or timeout (a kernel that faulted or hung\n"
            "#   leaves no outputs to re-derive); a contract with such a case is not met\n",
            a->gpu_errors);
     if (a->no_proofs)
@@ -342,7 +342,7 @@ void tp_audit_help(FILE *f)
                "and stored outputs, every generated file (summaries, TAP logs, plots, the manifest's\n"
                "runs, devices and proofs) regenerated and compared byte for byte, and signature.json.\n"
                "Prints one TAP-style line per check, then what the audit showed and what it cannot,\n"
-               "and how many verdicts rest on the GPU's word alone (errors by fault or timeout: a kernel\n"
+               "and how many verdicts rest on the GPU's word alone (errors by device, fault or timeout: a kernel\n"
                "that faulted or hung leaves no outputs; its contract is not met):\n"
                "an unsigned bundle shows that its files agree with each other, not who made it (anyone\n"
                "can rewrite outputs and recompute every hash); a signature checked with --key shows who\n"

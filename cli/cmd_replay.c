@@ -40,11 +40,12 @@ void tp_replay_help(FILE *f)
                "               of recorded/MIGRATIONS.md, whose scripts check what changed)\n"
                "Before any case, each run must have exactly one record per case of its plan (or of its\n"
                "\"selected_cases\", which a run with --case records). A record without outputs is\n"
-               "accepted only as a refusal by the plan (re-derived) or as an error by \"fault\" or\n"
-               "\"timeout\" with its reason (a kernel that faulted or hung): that is the GPU's word,\n"
+               "accepted only as a refusal by the plan (re-derived) or as an error by \"device\",\n"
+               "\"fault\" or \"timeout\" with its reason (a CUDA/HIP call that failed, a kernel that\n"
+               "faulted or hung): that is the GPU's word,\n"
                "not re-derived, said so on its line and counted apart in the last line. Any other\n"
                "error or refusal is a disagreement.\n"
-               "Exit status: 0 every case re-derives identically (errors by fault or timeout apart)\n"
+               "Exit status: 0 every case re-derives identically (errors by device, fault or timeout apart)\n"
                "and has its expected outcome, 1 a disagreement or a case without its expected\n"
                "outcome, 2 a run directory cannot be read.\n");
 }
@@ -105,7 +106,7 @@ int tp_replay_main(int argc, char **argv)
     char words[96], errors[96] = "";
     tp_expect_words(&expect, words, sizeof words);
     if (derived == 0 && opts.gpu_errors)
-        snprintf(errors, sizeof errors, " but %d error(s) by fault or timeout, the GPU's word", opts.gpu_errors);
+        snprintf(errors, sizeof errors, " but %d error(s) by device, fault or timeout, the GPU's word", opts.gpu_errors);
     printf("# replayed %d case(s) in %d run(s): %s%s; outcomes: %s\n", ncases, ndirs,
            derived == 0 ? "every verdict re-derived" : "DISAGREEMENT", errors, words);
     status = derived ? derived : expect.unexpected ? 1 : 0;

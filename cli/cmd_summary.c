@@ -29,7 +29,7 @@ void tp_summary_help(FILE *f)
                "\"violated\" in the contract): \"as expected (7 violated, 1 refused)\", or \"**N\n"
                "unexpected**\" followed by each such case, expected and got.\n"
                "\"met\" needs a pass or fail verdict (or a refusal by the plan) for every case, no\n"
-               "failure and one pass. A run with an error by fault or timeout (a kernel that faulted or\n"
+               "failure and one pass. A run with an error by device, fault or timeout (a kernel that faulted or\n"
                "hung: the GPU's word) is \"not met\"; one with another error, or with no case judged,\n"
                "is \"not shown\". It says \"on the selected cases\" for a run of some cases (--case)\n"
                "and counts the cases run on supplied inputs (--input) rather than the seeds. summary\n"

@@ -61,7 +61,7 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
 {
     fprintf(f, "# Evidence bundle\n\n");
     fprintf(f, "Every verdict below is re-derived by `tolproof audit` from the recorded seeds and the stored "
-               "outputs, but an error by fault or timeout (a kernel that faulted or hung leaves no outputs: that "
+               "outputs, but an error by device, fault or timeout (a kernel that faulted or hung leaves no outputs: that "
                "case rests on the GPU's word, and its contract is not met); times are in `timing.json`, hashes in "
                "`manifest.json`. What the audit cannot show: who "
                "made the bundle (only a signature, `signature.json`, checked with `tolproof audit --key`, shows "

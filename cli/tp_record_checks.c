@@ -142,11 +142,12 @@ int tp_check_coverage_plan(const char *dir, const tp_plan *plan, const json_t *r
 
 /* What a harness writes for a case without outputs (harness/tp_run.c):
  * refused by plan, input or harness; error by harness, checker or input,
- * and, with fault isolation, by fault or timeout. */
+ * and, from the device work, by device (a CUDA/HIP call failed), fault
+ * (the context was lost, or the process died) or timeout. */
 static int written_by_harness(const char *verdict, const char *by)
 {
     static const char *const refused[] = {"plan", "input", "harness", NULL},
-                             *const error[] = {"harness", "checker", "input", "fault", "timeout", NULL};
+                             *const error[] = {"harness", "checker", "input", "device", "fault", "timeout", NULL};
     for (const char *const *ok = strcmp(verdict, "refused") == 0 ? refused : error; *ok; ok++)
         if (strcmp(by, *ok) == 0)
             return 1;
@@ -157,7 +158,7 @@ int tp_record_is_gpu_error(const json_t *record)
 {
     const char *verdict = json_string_value(json_object_get(record, "verdict"));
     const char *by = json_string_value(json_object_get(record, "by"));
-    return verdict && by && strcmp(verdict, "error") == 0 && (strcmp(by, "fault") == 0 || strcmp(by, "timeout") == 0);
+    return verdict && by && strcmp(verdict, "error") == 0 && (strcmp(by, "device") == 0 || strcmp(by, "fault") == 0 || strcmp(by, "timeout") == 0);
 }
 
 tp_unjudged tp_check_unjudged(const json_t *record, char *why, size_t whylen)
@@ -182,12 +183,12 @@ tp_unjudged tp_check_unjudged(const json_t *record, char *why, size_t whylen)
                  article, verdict, by ? "\"by\": \"" : "no \"by\"", by ? by : "", by ? "\"" : "",
                  reason && reason[0] ? "a reason" : "no reason",
                  strcmp(verdict, "refused") == 0 ? "plan, input or harness"
-                                                 : "harness, checker, input, fault or timeout");
+                                                 : "harness, checker, input, device, fault or timeout");
         return TP_UNJUDGED_REFUSED;
     }
     if (strcmp(verdict, "refused") == 0 && strcmp(by, "plan") == 0)
         return TP_UNJUDGED_PLAN_REFUSAL;
-    /* a kernel that faulted or hung has no outputs to re-derive: the
+    /* device work that failed, faulted or hung has no outputs to re-derive: the
      * record is the GPU's word, accepted as that and never as "met" */
     if (tp_record_is_gpu_error(record))
         return TP_UNJUDGED_GPU_WORD;
@@ -195,7 +196,7 @@ tp_unjudged tp_check_unjudged(const json_t *record, char *why, size_t whylen)
              strcmp(by, "input") == 0     ? "the --input file was not kept and nothing in the run re-derives it"
              : strcmp(by, "checker") == 0 ? "replay does not re-derive a failure of the checker"
              : strcmp(verdict, "error") == 0
-                 ? "it is the harness's word (only an error by fault or timeout is taken as the GPU's word) and "
+                 ? "it is the harness's word (only an error by device, fault or timeout is taken as the GPU's word) and "
                    "nothing in the run re-derives it"
                  : "it is the harness's word and nothing in the run re-derives it");
     return TP_UNJUDGED_REFUSED;

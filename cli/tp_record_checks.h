@@ -45,7 +45,7 @@ typedef enum {
 } tp_unjudged;
 
 /* For a record whose verdict is "refused" or "error": a refusal by the
- * plan, an error by fault or timeout (the GPU's word), or refused, with
+ * plan, an error by device, fault or timeout (the GPU's word), or refused, with
  * the reason replay does not accept it in `why`: the record is not one a
  * harness writes (keys other than case, verdict, by and reason, a "by" no
  * harness writes for that verdict, or no reason), or it is a claim that
@@ -54,7 +54,7 @@ typedef enum {
  * a refusal by the harness or for an --input file). */
 tp_unjudged tp_check_unjudged(const json_t *record, char *why, size_t whylen);
 
-/* 1 when a results.json case record is an error by "fault" or "timeout"
+/* 1 when a results.json case record is an error by "device", "fault" or "timeout"
  * (tp_check_unjudged says whether it is well formed). */
 int tp_record_is_gpu_error(const json_t *record);
 #endif

@@ -117,11 +117,11 @@ void tp_tally_contract(const tp_tally *t, char *out, size_t len)
         snprintf(out, len, "**violated**");
     else if (t->gpu_errors && t->unverified)
         snprintf(out, len,
-                 "**not met**: %d case(s) in error (fault or timeout, the GPU's word); %d case(s) without a "
+                 "**not met**: %d case(s) in error (device, fault or timeout: the GPU's word); %d case(s) without a "
                  "re-derivable verdict",
                  t->gpu_errors, t->unverified);
     else if (t->gpu_errors)
-        snprintf(out, len, "**not met**: %d case(s) in error (fault or timeout, the GPU's word)", t->gpu_errors);
+        snprintf(out, len, "**not met**: %d case(s) in error (device, fault or timeout: the GPU's word)", t->gpu_errors);
     else if (t->unverified)
         snprintf(out, len, "**not shown**: %d case(s) without a re-derivable verdict", t->unverified);
     else if (!t->pass)

@@ -453,7 +453,7 @@ void tp_run_keep_partial(tp_run *run)
     remove(path);
     write_partial(run);
 }
-void tp_run_case_error(tp_run *run, int i, const char *what) { record_other(run, i, "error", "harness", what); }
+void tp_run_case_error(tp_run *run, int i, const char *what) { record_other(run, i, "error", "device", what); }
 
 void tp_run_case_end(tp_run *run, int i, double ms, int reps)
 {

@@ -71,7 +71,7 @@ static int mark_lost_context(json_t *rec, const tp_device *dev)
 {
     const char *verdict = json_string_value(json_object_get(rec, "verdict"));
     const char *by = json_string_value(json_object_get(rec, "by"));
-    if (!verdict || !by || strcmp(verdict, "error") != 0 || strcmp(by, "harness") != 0 || !dev->context_lost ||
+    if (!verdict || !by || strcmp(verdict, "error") != 0 || strcmp(by, "device") != 0 || !dev->context_lost ||
         !dev->context_lost())
         return 0;
     json_object_set_new(rec, "by", json_string("fault"));

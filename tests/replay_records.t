@@ -73,7 +73,7 @@ fails refused_harness 1 "recorded refused by harness (grid)"
 variant refused_outputs "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'refused', 'by': 'plan', 'reason': 'x', 'outputs': {}}"
 fails refused_outputs 1 'a refused record with key "outputs", which no harness writes there'
 
-# errors by fault or timeout (a kernel that faulted or hung, fault isolation):
+# errors by device, fault or timeout (a kernel that faulted or hung, fault isolation):
 # the GPU's word, accepted as such, said on their lines and counted apart
 variant fault "r['cases'][1] = {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'fault',
                    'reason': 'an illegal memory access was encountered'}"
@@ -88,7 +88,7 @@ ok $? "errors by fault and by timeout re-derive; where a pass was expected they 
 grep -q "^ok - $tmp/fault/tiny_1x1x1: recorded error by fault (an illegal memory access was encountered): the GPU's word, not re-derived" "$tmp/gpu_word.log" &&
     grep -q "^ok - $tmp/timeout/normal_64: recorded error by timeout (no end after the 10 s watchdog (--case-timeout)): the GPU's word, not re-derived" "$tmp/gpu_word.log"
 ok $? "each on an ok line that says it is the GPU's word, not re-derived"
-grep -q "^# replayed 4 case(s) in 2 run(s): every verdict re-derived but 2 error(s) by fault or timeout, the GPU's word; outcomes: 2 unexpected$" "$tmp/gpu_word.log"
+grep -q "^# replayed 4 case(s) in 2 run(s): every verdict re-derived but 2 error(s) by device, fault or timeout, the GPU's word; outcomes: 2 unexpected$" "$tmp/gpu_word.log"
 ok $? "the last line counts them apart"
 
 # a case the plan refuses is never launched, so it cannot fault or hang
@@ -129,12 +129,12 @@ variant null_verdict "r['cases'][0]['verdict'] = None"
 summary_says null_verdict "| \*\*not shown\*\*: 1 case(s) without a re-derivable verdict |"
 variant all_error "r['cases'] = [{'case': c['case'], 'verdict': 'error', 'by': 'harness', 'reason': 'x'} for c in r['cases']]"
 summary_says all_error "| \*\*not shown\*\*: 2 case(s) without a re-derivable verdict |"
-summary_says fault "| \*\*not met\*\*: 1 case(s) in error (fault or timeout, the GPU's word) |"
+summary_says fault "| \*\*not met\*\*: 1 case(s) in error (device, fault or timeout: the GPU's word) |"
 variant all_fault "r['cases'] = [{'case': c['case'], 'verdict': 'error', 'by': 'fault', 'reason': 'x'} for c in r['cases']]"
-summary_says all_fault "| \*\*not met\*\*: 2 case(s) in error (fault or timeout, the GPU's word) |"
+summary_says all_fault "| \*\*not met\*\*: 2 case(s) in error (device, fault or timeout: the GPU's word) |"
 variant fault_and_harness "r['cases'] = [{'case': 'normal_64', 'verdict': 'error', 'by': 'timeout', 'reason': 'x'},
                                  {'case': 'tiny_1x1x1', 'verdict': 'error', 'by': 'harness', 'reason': 'x'}]"
-summary_says fault_and_harness "| \*\*not met\*\*: 1 case(s) in error (fault or timeout, the GPU's word); 1 case(s) without a re-derivable verdict |"
+summary_says fault_and_harness "| \*\*not met\*\*: 1 case(s) in error (device, fault or timeout: the GPU's word); 1 case(s) without a re-derivable verdict |"
 variant all_refused "r['cases'] = [{'case': c['case'], 'verdict': 'refused', 'by': 'plan', 'reason': 'x'} for c in r['cases']]"
 summary_says all_refused "| \*\*not shown\*\*: no case judged |"
 for v in array object; do
