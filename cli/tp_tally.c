@@ -12,36 +12,6 @@ static const char *str(const json_t *j, const char *key)
     return s ? s : "";
 }
 
-tp_claim_class tp_case_claim(const json_t *cr)
-{
-    const char *name;
-    json_t *o;
-    int strict = 0, loose = 0, any = 0;
-    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o)
-    {
-        json_t *claim = json_object_get(o, "claim");
-        strict |= json_integer_value(json_object_get(claim, "strict_elements")) > 0;
-        loose |= json_integer_value(json_object_get(claim, "loose_elements")) > 0;
-        any = 1;
-    }
-    return !any             ? TP_CLAIM_NONE
-           : strict && loose ? TP_CLAIM_BOTH
-           : strict          ? TP_CLAIM_STRICT
-           : loose           ? TP_CLAIM_LOOSE
-                             : TP_CLAIM_IMPLIED;
-}
-
-const char *tp_claim_word(tp_claim_class c)
-{
-    switch (c) {
-    case TP_CLAIM_IMPLIED: return "implied";
-    case TP_CLAIM_STRICT: return "too strict";
-    case TP_CLAIM_LOOSE: return "too loose";
-    case TP_CLAIM_BOTH: return "too strict and too loose";
-    default: return "-";
-    }
-}
-
 static void violation_text(char *out, size_t len, const char *case_name, const char *output, const json_t *fv)
 {
     char idx[64] = "";

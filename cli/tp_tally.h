@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-typedef enum { TP_CLAIM_NONE, TP_CLAIM_IMPLIED, TP_CLAIM_STRICT, TP_CLAIM_LOOSE, TP_CLAIM_BOTH } tp_claim_class;
+#include "harness/tp_report.h" /* tp_claim_class, tp_case_claim: the harness classifies, the tally counts */
 
 typedef struct {
     int cases;
@@ -67,9 +67,4 @@ int tp_tally_unjudged(const tp_tally *t);
  * model admits)" after it. */
 void tp_tally_contract(const tp_tally *t, char *out, size_t len);
 
-/* The claim category of one case of results.json. */
-tp_claim_class tp_case_claim(const json_t *case_result);
-/* "-", "implied", "too strict", "too loose", "too strict and too loose":
- * the words results.json uses for one output's claim. */
-const char *tp_claim_word(tp_claim_class c);
 #endif

@@ -67,9 +67,7 @@ static double worst_stat(const json_t *cr, const char *key)
     return m;
 }
 
-/* The claim audit of a case over all its outputs: too strict if any output
- * is, too loose if any output is (independent of the outputs' order). */
-static const char *claim_of(const json_t *cr)
+tp_claim_class tp_case_claim(const json_t *cr)
 {
     const char *name;
     json_t *o;
@@ -81,9 +79,22 @@ static const char *claim_of(const json_t *cr)
         loose |= json_integer_value(json_object_get(claim, "loose_elements")) > 0;
         any = 1;
     }
-    if (!any)
-        return "-";
-    return strict && loose ? "too strict and too loose" : strict ? "too strict" : loose ? "too loose" : "implied";
+    return !any             ? TP_CLAIM_NONE
+           : strict && loose ? TP_CLAIM_BOTH
+           : strict          ? TP_CLAIM_STRICT
+           : loose           ? TP_CLAIM_LOOSE
+                             : TP_CLAIM_IMPLIED;
+}
+
+const char *tp_claim_word(tp_claim_class c)
+{
+    switch (c) {
+    case TP_CLAIM_IMPLIED: return "implied";
+    case TP_CLAIM_STRICT: return "too strict";
+    case TP_CLAIM_LOOSE: return "too loose";
+    case TP_CLAIM_BOTH: return "too strict and too loose";
+    default: return "-";
+    }
 }
 
 /* " (N more accurate than the declared model admits; --model K=V would
@@ -119,7 +130,7 @@ void tp_case_line(char *buf, size_t len, const json_t *cr)
     more_accurate_text(diag, sizeof diag, cr);
     snprintf(buf, len, "%s: %lld of %lld elements outside the bound%s, max err/bound %.3g, max err %.3g (%.3g ulp), claim %s",
              verdict, (long long)viol, (long long)n, diag, worst_stat(cr, "max_err_over_bound"),
-             worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"), claim_of(cr));
+             worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"), tp_claim_word(tp_case_claim(cr)));
 }
 
 void tp_write_tap(FILE *f, const json_t *results)
@@ -169,7 +180,7 @@ void tp_write_markdown(FILE *f, const json_t *results, const json_t *timing)
             snprintf(more_cell, sizeof more_cell, " (%lld more accurate)", more);
         fprintf(f, "| %s | %s | %s | %lld%s | %.3g | %.3g | %.3g | %s | %.4g |\n", name, dims, verdict, (long long)viol,
                 more_cell, worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"),
-                worst_stat(cr, "max_err_over_bound"), claim_of(cr), ms);
+                worst_stat(cr, "max_err_over_bound"), tp_claim_word(tp_case_claim(cr)), ms);
     }
     /* the diagnosis of the cases whose violations are more accurate than
      * the model admits, after the table (only when there are such cases) */

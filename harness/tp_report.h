@@ -19,4 +19,12 @@ void tp_write_markdown(FILE *f, const json_t *results, const json_t *timing);
 void tp_case_line(char *buf, size_t len, const json_t *case_result);
 /* mkdir -p */
 int tp_mkdirs(const char *path);
+typedef enum { TP_CLAIM_NONE, TP_CLAIM_IMPLIED, TP_CLAIM_STRICT, TP_CLAIM_LOOSE, TP_CLAIM_BOTH } tp_claim_class;
+/* The claim category of one case of results.json over all its outputs:
+ * too strict if any output is, too loose if any output is (independent of
+ * the outputs' order); NONE for a case without outputs. */
+tp_claim_class tp_case_claim(const json_t *case_result);
+/* "-", "implied", "too strict", "too loose", "too strict and too loose":
+ * the words results.json uses for one output's claim. */
+const char *tp_claim_word(tp_claim_class c);
 #endif
