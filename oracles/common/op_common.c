@@ -40,3 +40,23 @@ int tp_parse_f32(const char *s, float *out)
     fesetround(saved);
     return end == s || (*end && strcmp(end, "f") != 0) ? -1 : 0;
 }
+
+static double bound_scale = 1.0;
+
+void tp_bound_scale_set_for_test(double s)
+{
+    bound_scale = s;
+}
+
+void tp_bound_shrink(double exact, double *lo, double *hi)
+{
+    if (bound_scale == 1.0)
+        return;
+    /* Shrinking toward exact: a narrower interval than the proven one,
+     * so the direction of rounding here does not matter for soundness
+     * (nothing but tests ever runs this). */
+    if (*lo < exact)
+        *lo = exact - bound_scale * (exact - *lo);
+    if (*hi > exact)
+        *hi = exact + bound_scale * (*hi - exact);
+}
