@@ -127,7 +127,7 @@ static double hb_check(const char *label, const tp_op *op, const tp_value *model
      * rounding is monotone), so bisect on [0, 1]. */
     double lo = 0.0, hi = 1.0; /* rejected at lo (when any s rejects), none at hi */
     if (r1 == 0 && hb_rejected(op, model, c, out, 0.0, ref, bits, NULL, 0) > 0) {
-        for (int it = 0; it < 14; it++) {
+        for (int it = 0; it < 10; it++) /* s* to within 2^-10 */ {
             double mid = 0.5 * (lo + hi);
             long r = hb_rejected(op, model, c, out, mid, ref, bits, NULL, 0);
             if (r < 0)
