@@ -149,7 +149,7 @@ int main(void)
     for (int binary16 = 1; binary16 >= 0; binary16--) {
         s = softmax_case(fwd, binary16, 777, 16);
         best = s > best ? s : best;
-        s = softmax_case(fwd, binary16, 65536, 2);
+        s = softmax_case(fwd, binary16, 65536, 1);
         best = s > best ? s : best;
     }
     tap_diag("softmax_fwd: largest critical scale s* over all cases %.4f", best);
