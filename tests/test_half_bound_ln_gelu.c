@@ -35,7 +35,10 @@
  *   layernorm_bwd_input  statistics = inputs, x = mean = 0, rstd = 128 (so
  *              xh = 0 and k = 1): per row dy gamma = [1, v, 2^-24 x 126];
  *              sum1 loses the 126 2^-24 and the probe's dx = RN16(127 v -
- *              1) lands on binary16 ties for many binary16 v.
+ *              1) lands on binary16 ties for many binary16 v. And
+ *              statistics = fp32_forward: the layernorm_fwd rows, the
+ *              forward emulation's statistics, dy gamma equal on each +-x
+ *              pair (sum2 exactly 0) and sum1 losing its 2^-24 ties.
  *   layernorm_bwd_params  dbeta and dgamma columns [b, 2^-24 x 127] (b =
  *              +-1, +-1.5): the sums lose 127 2^-24 as above.
  * Build with -ffp-contract=off (configure does): the emulations round
@@ -101,19 +104,21 @@ static int64_t rejected(const tp_op *op, const tp_value *model, const tp_case *c
     return bad;
 }
 
-/* The two checks of one output, and the diagnostics. */
+/* The two checks of one output, and the diagnostics; the case's name
+ * (half_bound_OP[_MODEL]) tells the cases of one op apart. */
 static void judge(const char *opname, const tp_value *model, const tp_case *c, const char *out, const char *how)
 {
+    const char *tag = strncmp(c->name, "half_bound_", 11) == 0 ? c->name + 11 : c->name;
     const tp_op *op = tp_op_find(opname);
     const tp_tensor *t = tp_case_tensor(c, out);
-    if (!tap_ok(op && model && t, "%s.%s: op, model and output exist", opname, out))
+    if (!tap_ok(op && model && t, "%s.%s: op, model and output exist", tag, out))
         return;
     double ratio = 0;
     int64_t full = rejected(op, model, c, out, 1.0, &ratio);
-    tap_ok(full == 0, "%s.%s: all %lld emulated outputs (%s) admitted at scale 1; largest err/bound %.6f", opname,
+    tap_ok(full == 0, "%s.%s: all %lld emulated outputs (%s) admitted at scale 1; largest err/bound %.6f", tag,
            out, (long long)t->numel, how, ratio);
     int64_t half = rejected(op, model, c, out, 0.5, NULL);
-    tap_ok(half > 0, "%s.%s: the bound scaled to 1/2 rejects %lld of them", opname, out, (long long)half);
+    tap_ok(half > 0, "%s.%s: the bound scaled to 1/2 rejects %lld of them", tag, out, (long long)half);
     if (half <= 0)
         return;
     /* the largest scale that still rejects one, by bisection to 1/128 */
@@ -125,7 +130,7 @@ static void judge(const char *opname, const tp_value *model, const tp_case *c, c
         else
             hi = mid;
     }
-    tap_diag("%s.%s: some emulated output is still rejected at scale %.4f, none at %.4f", opname, out, lo, hi);
+    tap_diag("%s.%s: some emulated output is still rejected at scale %.4f, none at %.4f", tag, out, lo, hi);
 }
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -349,6 +354,22 @@ static uint64_t lcg(uint64_t *s)
     return *s >> 33;
 }
 
+/* A row whose mean is exactly 0 in index order and whose sum of squares,
+ * in index order, loses every 2^-24: [+-1/2 x 2, 8 pairs +-p, 54 pairs
+ * +-2^-12], p = k 2^-11 with k <= 64, so that 1 + sum 2p^2 is near 1 (the
+ * lost 2^-24 weigh the most) and a multiple of 2^-21 (each 2^-24 square
+ * is a tie that rounds to it, even). */
+static void ln_row_lossy_squares(uint16_t *xr, uint64_t *seed)
+{
+    xr[0] = xr[2] = 0x3800, xr[1] = xr[3] = 0xb800;
+    for (int i = 0; i < 8; i++) {
+        const uint16_t p = tp_f16_from_double((double)(1 + lcg(seed) % 64) * 0x1p-11);
+        xr[4 + 2 * i] = p, xr[5 + 2 * i] = p ^ 0x8000;
+    }
+    for (int j = 20; j < LN; j += 2)
+        xr[j] = 0x0c00, xr[j + 1] = 0x8c00;
+}
+
 /* The most a binary16 tie lies out between exact y and the kernel's y32
  * over the row's elements with |x| >= 2^-5 (the rows' mean is exactly 0,
  * so y = x rho gamma, rho from the exact sum of squares, in long double:
@@ -391,15 +412,7 @@ static void test_layernorm_fwd(void)
             for (int j = 1; j < LN; j++)
                 xr[j] = 0x0001;
         } else {
-            xr[0] = xr[2] = 0x3800, xr[1] = xr[3] = 0xb800; /* +-1/2 */
-            for (int i = 0; i < 8; i++) {
-                /* p = k 2^-11, k <= 64: sum of squares 1 + sum 2p^2, near 1
-                 * (so the lost 2^-24 weigh the most), a multiple of 2^-21 */
-                const uint16_t p = tp_f16_from_double((double)(1 + lcg(&seed) % 64) * 0x1p-11);
-                xr[4 + 2 * i] = p, xr[5 + 2 * i] = p ^ 0x8000;
-            }
-            for (int j = 20; j < LN; j += 2)
-                xr[j] = 0x0c00, xr[j + 1] = 0x8c00; /* +-2^-12 */
+            ln_row_lossy_squares(xr, &seed);
         }
         for (int j = 0; j < LN; j++)
             xf[j] = h2f(xr[j]);
@@ -425,6 +438,20 @@ static void test_layernorm_fwd(void)
 }
 
 /* ---- layernorm_bwd_input ---------------------------------------------------- */
+
+/* A layernorm_bwd_input case of R rows of LN columns. */
+static tp_case bwd_input_case(const char *name, int R, uint16_t *x, uint16_t *dy, uint16_t *g, uint16_t *m,
+                              uint16_t *s, uint16_t *dx)
+{
+    tp_case c = new_case(name);
+    case_add_tensor(&c, "x", TP_F16, 2, R, LN, x, 0);
+    case_add_tensor(&c, "dy", TP_F16, 2, R, LN, dy, 0);
+    case_add_tensor(&c, "gamma", TP_F16, 1, LN, 0, g, 0);
+    case_add_tensor(&c, "mean", TP_F16, 1, R, 0, m, 0);
+    case_add_tensor(&c, "rstd", TP_F16, 1, R, 0, s, 0);
+    case_add_tensor(&c, "dx", TP_F16, 2, R, LN, dx, 1);
+    return c;
+}
 
 /* One row: xh = 0 (x = mean = 0), k = rstd / cols exact; sum1 in index
  * order; dx = RN16(k RN32(cols dxh - sum1)), unfused (xh sum2 = 0). */
@@ -471,15 +498,87 @@ static void test_layernorm_bwd_input(void)
         memcpy(dx + (size_t)R * LN, out, sizeof out);
         s[R++] = 0x5800; /* rstd = 128: k = 1 */
     }
-    tp_case c = new_case("half_bound_layernorm_bwd_input");
-    case_add_tensor(&c, "x", TP_F16, 2, R, LN, x, 0);
-    case_add_tensor(&c, "dy", TP_F16, 2, R, LN, dy, 0);
-    case_add_tensor(&c, "gamma", TP_F16, 1, LN, 0, g, 0);
-    case_add_tensor(&c, "mean", TP_F16, 1, R, 0, m, 0);
-    case_add_tensor(&c, "rstd", TP_F16, 1, R, 0, s, 0);
-    case_add_tensor(&c, "dx", TP_F16, 2, R, LN, dx, 1);
+    tp_case c = bwd_input_case("half_bound_layernorm_bwd_input_inputs", R, x, dy, g, m, s, dx);
     tap_diag("layernorm_bwd_input: %d rows (%d probes without a tie in reach left out)", R, skipped);
     judge("layernorm_bwd_input", model, &c, "dx", "sum1 losing 126 ties, probe on a binary16 tie");
+    tp_value_free(model);
+    free(x), free(dy), free(dx), free(m), free(s);
+}
+
+/* statistics = "fp32_forward": the operation on the exact statistics of
+ * x, the kernel holding any fp32 mean and rstd the forward model admits.
+ * Rows of x as for layernorm_fwd (mean exactly 0): the kernel holds the
+ * forward emulation's mean 0 and rstd (its sum of squares short by every
+ * lost 2^-24, rsqrtf 2 ulp above RN32), fed as their binary16 roundings.
+ * dy gamma is equal on the two columns of each +-x pair, so sum dxh x = 0
+ * and the kernel's sum2 is exactly 0 (each pair cancels in index order):
+ * 3 probe pairs q = k 2^-11 (20 <= k <= 40) on the +-p columns, 1/2 on
+ * the first +-2^-12 pair (where xh is tiny: sum2's bound stays small),
+ * 2^-24 on the 106 columns after it, 0 elsewhere; sum1 = 1 + 2 sum q, a
+ * multiple of 2^-10, then loses every 2^-24. The probes' dx are positive,
+ * so the kernel's larger rstd and smaller sum1 both push them up. Rows are
+ * kept where some probe's dx has a binary16 tie in the outer 40% of its
+ * error (exact dx in long double, only to choose rows). */
+static void test_layernorm_bwd_input_pilot(void)
+{
+    json_t *mj = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:{s:i}}", "arithmetic", "fp32", "order", "any", "fma", "any",
+                           "output_rounding", "nearest", "statistics", "fp32_forward", "forward_eps", "1e-5f",
+                           "forward_rsqrtf_ulp", "cuda", RSQRT_ULP);
+    tp_value *model = model_of(mj);
+    enum { CANDIDATES = 20000, CAP = 512 };
+    uint16_t *x = malloc((size_t)CAP * LN * 2), *dy = malloc((size_t)CAP * LN * 2), *dx = malloc((size_t)CAP * LN * 2),
+             *m = malloc((size_t)CAP * 2), *s = malloc((size_t)CAP * 2), g[LN], y16[LN];
+    float xf[LN], dyf[LN], gf[LN], zero[LN], y32[LN], xh[LN];
+    uint64_t seed = 17;
+    for (int j = 0; j < LN; j++)
+        g[j] = 0x3c00, gf[j] = 1.0f, zero[j] = 0.0f;
+    int R = 0, ties = 0;
+    for (int cand = 0; cand < CANDIDATES && R < CAP; cand++) {
+        uint16_t *xr = x + (size_t)R * LN, *dr = dy + (size_t)R * LN;
+        ln_row_lossy_squares(xr, &seed);
+        for (int j = 0; j < 20; j++)
+            dr[j] = 0;
+        for (int j = 4; j < 10; j += 2) /* probes: 128 q > sum1, so dx > 0 */
+            dr[j] = dr[j + 1] = tp_f16_from_double((double)(20 + lcg(&seed) % 21) * 0x1p-11);
+        dr[20] = dr[21] = 0x3800; /* 1/2 where xh is tiny: sum1 = 1 + 2 sum q */
+        for (int j = 22; j < LN; j++)
+            dr[j] = 0x0001;
+        for (int j = 0; j < LN; j++)
+            xf[j] = h2f(xr[j]), dyf[j] = h2f(dr[j]);
+        float mean, rstd;
+        ln_fwd_row(xf, gf, zero, y16, y32, &mean, &rstd); /* the forward kernel's statistics */
+        float s1 = 0.0f, s2 = 0.0f;
+        for (int j = 0; j < LN; j++) {
+            xh[j] = (xf[j] - mean) * rstd;
+            s1 += dyf[j];
+            s2 += dyf[j] * xh[j];
+        }
+        const float k = rstd / (float)LN;
+        double V = 0, S1 = 0, P = 0;
+        for (int j = 0; j < LN; j++) {
+            V += (double)xf[j] * (double)xf[j];
+            S1 += (double)dyf[j];
+            P += (double)dyf[j] * (double)xf[j];
+        }
+        const long double rho = 1.0L / sqrtl((long double)V / LN + (long double)LN_EPS), S2 = rho * P;
+        double best = 0;
+        for (int j = 0; j < LN; j++) {
+            const float a = k * (((float)LN * dyf[j] - s1) - xh[j] * s2);
+            dx[(size_t)R * LN + j] = tp_f16_from_float(a);
+            if (j >= 4 && j < 10) {
+                const long double X = rho / LN * ((long double)LN * dyf[j] - S1 - (long double)xf[j] * rho * S2);
+                best = fmax(best, tie_position((double)X, a));
+            }
+        }
+        m[R] = tp_f16_from_float(mean), s[R] = tp_f16_from_float(rstd);
+        ties += best > 0.6;
+        if (best > 0.6 || cand % 64 == 0)
+            R++;
+    }
+    tp_case c = bwd_input_case("half_bound_layernorm_bwd_input_fp32_forward", R, x, dy, g, m, s, dx);
+    tap_diag("layernorm_bwd_input (fp32_forward): %d rows (%d with a tie in the outer 40%% of a probe's error)", R,
+             ties);
+    judge("layernorm_bwd_input", model, &c, "dx", "fp32_forward: lossy statistics and sum1, probes near ties");
     tp_value_free(model);
     free(x), free(dy), free(dx), free(m), free(s);
 }
@@ -528,6 +627,7 @@ int main(void)
     test_gelu_bwd();
     test_layernorm_fwd();
     test_layernorm_bwd_input();
+    test_layernorm_bwd_input_pilot();
     test_layernorm_bwd_params();
     return tap_done();
 }
