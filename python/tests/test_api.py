@@ -302,3 +302,19 @@ def test_errors_of_memory_only(fixtures):
     with pytest.raises(TypeError, match="is not an array"):
         tolproof.check("gemm_fwd", inputs={"A": [[1.0]], "B": B}, outputs={"C": C})
     assert issubclass(tolproof.ContractError, ValueError)
+
+
+def test_library_exports_only_the_api():
+    """build/libtolproof.so exports tolproof_* only (api/tolproof.map) and
+    needs no shared library beyond these (MPFI and OpenSSL are linked in):
+    what a GPU host without Debian's packages must provide."""
+    import subprocess
+
+    lib = os.path.join(ROOT, "build", "libtolproof.so")
+    syms = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
+    names = sorted(line.split()[-1].split("@")[0] for line in syms.splitlines() if line.split()[1] in "TDBR")
+    assert names == ["tolproof_api_version", "tolproof_check", "tolproof_free", "tolproof_plans_dir"], names
+    dyn = subprocess.run(["readelf", "-d", lib], capture_output=True, text=True, check=True).stdout
+    needed = sorted(line.split("[")[1].rstrip("]") for line in dyn.splitlines() if "(NEEDED)" in line)
+    allowed = {"libc.so.6", "libm.so.6", "libmpfr.so.6", "libgmp.so.10", "libjansson.so.4", "libgomp.so.1"}
+    assert set(needed) <= allowed, needed
