@@ -22,9 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef tp_check_request args;
-typedef tp_given given;
-
 int tp_check_refuse(tp_check_request *a, const char *fmt, ...)
 {
     va_list ap;
@@ -33,10 +30,9 @@ int tp_check_refuse(tp_check_request *a, const char *fmt, ...)
     va_end(ap);
     return 2;
 }
-#define refuse tp_check_refuse
 
 /* What messages call a given tensor: its file, or what its caller calls it. */
-static const char *where(const given *g) { return g->path ? g->path : g->origin ? g->origin : "array"; }
+static const char *where(const tp_given *g) { return g->path ? g->path : g->origin ? g->origin : "array"; }
 static const char *npy_descr(tp_dtype t) { return tp_dtype_get(t)->npy_descr; }
 
 static void shape_text(char *out, size_t len, int rank, const int64_t *shape)
@@ -94,7 +90,7 @@ static int case_tensor_index(const tp_case *c, const char *name)
 
 /* A contract name is looked up next to the binary (build/tolproof reads
  * build/gen/), so the command works from any directory. */
-static tp_plan *load_contract(args *a)
+static tp_plan *load_contract(tp_check_request *a)
 {
     char path[4200], dir[4096];
     size_t len = strlen(a->contract);
@@ -117,7 +113,7 @@ static tp_plan *load_contract(args *a)
                 free(ents[i]);
             }
             free(ents);
-            refuse(a,
+            tp_check_refuse(a,
                    "contract %s: %s does not exist; build the plans with `ninja plans` (or `ninja`) in the "
                    "repository, or pass the path of a plan JSON%s%s",
                    a->contract, path, n ? " (plans there: " : "", n ? known : "");
@@ -129,7 +125,7 @@ static tp_plan *load_contract(args *a)
     char inner[800];
     tp_plan *plan = tp_plan_load(path, inner, sizeof inner);
     if (!plan)
-        refuse(a, "contract %s: %s", a->contract, inner);
+        tp_check_refuse(a, "contract %s: %s", a->contract, inner);
     return plan;
 }
 
@@ -138,12 +134,12 @@ static tp_plan *load_contract(args *a)
  * silently ignored by the op; nested keys (tanhf_ulp.hip) may be new.
  * VALUE is read as JSON (so 2, true and "x" have their types), else taken
  * as a string; `overrides` records each as JSON for the result. */
-static int apply_models(args *a, tp_value *model, json_t *overrides)
+static int apply_models(tp_check_request *a, tp_value *model, json_t *overrides)
 {
     for (int i = 0; i < a->nmodels; i++) {
         const char *kv = a->models[i], *eq = strchr(kv, '=');
         if (!eq || eq == kv)
-            return refuse(a, "--model %s: expected KEY=VALUE", kv);
+            return tp_check_refuse(a, "--model %s: expected KEY=VALUE", kv);
         char key[200], whole[200];
         snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
         snprintf(whole, sizeof whole, "%s", key);
@@ -155,7 +151,7 @@ static int apply_models(args *a, tp_value *model, json_t *overrides)
         tp_value *tv = tp_value_from_json(v, whole, inner, sizeof inner);
         if (!tv) {
             json_decref(v);
-            return refuse(a, "--model %s: %s", kv, inner);
+            return tp_check_refuse(a, "--model %s: %s", kv, inner);
         }
         tp_value *obj = model;
         char *part = key, *dot;
@@ -166,7 +162,7 @@ static int apply_models(args *a, tp_value *model, json_t *overrides)
             if (!tp_value_is_table(child)) {
                 json_decref(v);
                 tp_value_free(tv);
-                return refuse(a, "--model %s: model.%s is %s", kv, part, child ? "not a table" : "not a key of the contract's [model]");
+                return tp_check_refuse(a, "--model %s: model.%s is %s", kv, part, child ? "not a table" : "not a key of the contract's [model]");
             }
             obj = child;
             part = dot + 1;
@@ -179,11 +175,11 @@ static int apply_models(args *a, tp_value *model, json_t *overrides)
                 n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", n ? ", " : "", model->keys[k]);
             json_decref(v);
             tp_value_free(tv);
-            return refuse(a, "--model %s: the contract's [model] has no key %s (its keys: %s)", kv, part, keys);
+            return tp_check_refuse(a, "--model %s: the contract's [model] has no key %s (its keys: %s)", kv, part, keys);
         }
         json_object_set_new(overrides, whole, v);
         if (tp_value_set(obj, part, tv) != 0)
-            return refuse(a, "--model %s: out of memory", kv);
+            return tp_check_refuse(a, "--model %s: out of memory", kv);
     }
     return 0;
 }
@@ -191,7 +187,7 @@ static int apply_models(args *a, tp_value *model, json_t *overrides)
 /* Reads one file and matches it to its tensor's dtype and rank; index
  * files are converted between i32 and i64 when every value fits, because
  * PyTorch writes int64 indices and the kernels here take int32. */
-static int read_given(args *a, given *g, const tp_plan_tensor *t)
+static int read_given(tp_check_request *a, tp_given *g, const tp_plan_tensor *t)
 {
     char inner[800], want[200];
     tp_dtype pd = t->dtype;
@@ -199,10 +195,10 @@ static int read_given(args *a, given *g, const tp_plan_tensor *t)
     int64_t numel = 1;
     if (g->path) {
         if (tp_npy_read(g->path, &g->dt, &g->rank, g->shape, &g->data, inner, sizeof inner) != 0)
-            return refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
+            return tp_check_refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
                           npy_descr(pd), want);
         if (tp_sha256_file(g->path, g->sha) != 0)
-            return refuse(a, "%s %s: %s: cannot read it again for its checksum", g->kind, g->name, g->path);
+            return tp_check_refuse(a, "%s %s: %s: cannot read it again for its checksum", g->kind, g->name, g->path);
         for (int d = 0; d < g->rank; d++)
             numel *= g->shape[d];
     } else {
@@ -210,7 +206,7 @@ static int read_given(args *a, given *g, const tp_plan_tensor *t)
          * check narrows indices in place and hands the data to the case) */
         int dt = tp_npy_descr_dtype(g->descr ? g->descr : "", where(g), inner, sizeof inner);
         if (dt < 0)
-            return refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
+            return tp_check_refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
                           npy_descr(pd), want);
         g->dt = (tp_dtype)dt;
         for (int d = 0; d < g->rank; d++)
@@ -218,7 +214,7 @@ static int read_given(args *a, given *g, const tp_plan_tensor *t)
         size_t bytes = (size_t)numel * tp_dtype_size(g->dt);
         g->data = malloc(bytes ? bytes : 1);
         if (!g->data)
-            return refuse(a, "%s %s: %s: cannot allocate %zu bytes for a copy", g->kind, g->name, where(g), bytes);
+            return tp_check_refuse(a, "%s %s: %s: cannot allocate %zu bytes for a copy", g->kind, g->name, where(g), bytes);
         if (bytes)
             memcpy(g->data, g->mem, bytes);
         /* the SHA-256 of the .npy file np.save would write for it, so that
@@ -230,7 +226,7 @@ static int read_given(args *a, given *g, const tp_plan_tensor *t)
     if (g->dt != pd && (pd == TP_I32 || pd == TP_I64) && (g->dt == TP_I32 || g->dt == TP_I64)) {
         void *conv = malloc((size_t)(numel ? numel : 1) * tp_dtype_size(pd));
         if (!conv)
-            return refuse(a, "%s %s: out of memory", g->kind, g->name);
+            return tp_check_refuse(a, "%s %s: out of memory", g->kind, g->name);
         for (int64_t e = 0; e < numel; e++) {
             if (pd == TP_I64)
                 ((int64_t *)conv)[e] = ((int32_t *)g->data)[e];
@@ -238,7 +234,7 @@ static int read_given(args *a, given *g, const tp_plan_tensor *t)
                 int64_t v = ((int64_t *)g->data)[e];
                 if (v < INT32_MIN || v > INT32_MAX) {
                     free(conv);
-                    return refuse(a, "%s %s: %s: element %lld is %lld, which does not fit the contract's i32 (<i4) tensor %s",
+                    return tp_check_refuse(a, "%s %s: %s: element %lld is %lld, which does not fit the contract's i32 (<i4) tensor %s",
                                   g->kind, g->name, where(g), (long long)e, (long long)v, g->name);
                 }
                 ((int32_t *)conv)[e] = (int32_t)v;
@@ -252,17 +248,17 @@ static int read_given(args *a, given *g, const tp_plan_tensor *t)
     char got[200];
     shape_text(got, sizeof got, g->rank, g->shape);
     if (g->dt != pd)
-        return refuse(a, "%s %s: %s holds %s (%s); the contract's tensor %s is %s (%s)", g->kind, g->name, where(g),
+        return tp_check_refuse(a, "%s %s: %s holds %s (%s); the contract's tensor %s is %s (%s)", g->kind, g->name, where(g),
                       npy_descr(g->dt), tp_dtype_name(g->dt), g->name, npy_descr(pd), tp_dtype_name(pd));
     if (g->rank != t->rank)
-        return refuse(a, "shape mismatch: %s %s: %s has shape %s (%d dimensions); the contract's tensor %s is %s",
+        return tp_check_refuse(a, "shape mismatch: %s %s: %s has shape %s (%d dimensions); the contract's tensor %s is %s",
                       g->kind, g->name, where(g), got, g->rank, g->name, want);
     return 0;
 }
 
 /* Each shape entry that is a bare dim name binds that dim; --dim binds
  * first. Two tensors that disagree are refused with both named. */
-static int bind_dims(args *a, const tp_plan *plan, int64_t *dims_out)
+static int bind_dims(tp_check_request *a, const tp_plan *plan, int64_t *dims_out)
 {
     int nd = plan->ndims;
     int64_t val[TP_MAX_DIMS];
@@ -279,19 +275,19 @@ static int bind_dims(args *a, const tp_plan *plan, int64_t *dims_out)
         /* refused, not clamped: strtoll saturates 99999999999999999999 at
          * 2^63-1; a contract's dims are below 2^31 (the kernels index with int) */
         if (!eq || end == eq + 1 || *end || v <= 0 || errno == ERANGE || v > INT32_MAX)
-            return refuse(a, "--dim %s: expected NAME=N with N a positive integer below 2^31", kv);
+            return tp_check_refuse(a, "--dim %s: expected NAME=N with N a positive integer below 2^31", kv);
         int k;
         for (k = 0; k < nd; k++)
             if (strlen(plan->dims[k]) == (size_t)(eq - kv) && strncmp(plan->dims[k], kv, (size_t)(eq - kv)) == 0)
                 break;
         if (k == nd)
-            return refuse(a, "--dim %s: the contract has no dim %.*s (its dims: %s)", kv, (int)(eq - kv), kv, names);
+            return tp_check_refuse(a, "--dim %s: the contract has no dim %.*s (its dims: %s)", kv, (int)(eq - kv), kv, names);
         bound[k] = 1;
         val[k] = v;
         snprintf(from[k], sizeof from[k], "--dim %s", kv);
     }
     for (int i = 0; i < a->ng; i++) {
-        const given *g = &a->g[i];
+        const tp_given *g = &a->g[i];
         const tp_plan_tensor *t = plan_tensor(plan, g->name);
         for (int d = 0; d < g->rank; d++) {
             const char *e = t->shape[d];
@@ -306,7 +302,7 @@ static int bind_dims(args *a, const tp_plan *plan, int64_t *dims_out)
                     val[k] = g->shape[d];
                     snprintf(from[k], sizeof from[k], "%s", here);
                 } else if (val[k] != g->shape[d])
-                    return refuse(a, "shape mismatch: %s has %s = %lld but %s has %s = %lld", from[k], e,
+                    return tp_check_refuse(a, "shape mismatch: %s has %s = %lld but %s has %s = %lld", from[k], e,
                                   (long long)val[k], here, e, (long long)g->shape[d]);
             }
         }
@@ -314,7 +310,7 @@ static int bind_dims(args *a, const tp_plan *plan, int64_t *dims_out)
     for (int k = 0; k < nd; k++) {
         const char *name = plan->dims[k];
         if (!bound[k])
-            return refuse(a, "dim %s: no given tensor has it as an extent, so it cannot be inferred; pass --dim %s=N",
+            return tp_check_refuse(a, "dim %s: no given tensor has it as an extent, so it cannot be inferred; pass --dim %s=N",
                           name, name);
         dims_out[k] = val[k];
     }
@@ -332,11 +328,11 @@ static void dims_text(char *out, size_t len, const tp_plan *plan, const int64_t 
 
 /* Where the case's tensors came from, for its Evidence and Non-claims:
  * every input and output from the given files, nothing launched. */
-static void describe_source(tp_case_source *src, const args *a, const json_t *overrides, const json_t *skipped)
+static void describe_source(tp_case_source *src, const tp_check_request *a, const json_t *overrides, const json_t *skipped)
 {
     src->outputs_from_files = 1;
     for (int k = 0; k < a->ng; k++) {
-        const given *g = &a->g[k];
+        const tp_given *g = &a->g[k];
         tp_source_file f = {g->name, where(g), g->sha, g->converted, !g->path};
         if (strcmp(g->kind, "input") == 0 && src->ninputs < TP_SOURCE_MAX)
             src->inputs[src->ninputs++] = f;
@@ -467,11 +463,11 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
     const tp_op *op = tp_op_find(opname);
     char inner[1200], list[400];
     if (!work.model) {
-        refuse(a, "contract %s: out of memory", contract);
+        tp_check_refuse(a, "contract %s: out of memory", contract);
         goto out;
     }
     if (!op) {
-        refuse(a, "contract %s: unknown op \"%s\"", contract, opname);
+        tp_check_refuse(a, "contract %s: unknown op \"%s\"", contract, opname);
         goto out;
     }
     tp_value *model = work.model;
@@ -479,29 +475,29 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
         goto out;
     if (tp_op_check_model_keys(op, model, inner, sizeof inner) != 0 ||
         op->check_model(model, inner, sizeof inner) != 0) {
-        refuse(a, "%s%s (op %s)", a->nmodels ? "--model: " : "", inner, opname);
+        tp_check_refuse(a, "%s%s (op %s)", a->nmodels ? "--model: " : "", inner, opname);
         goto out;
     }
     /* names and roles before any file is read */
     for (int i = 0; i < a->ng; i++) {
-        given *g = &a->g[i];
+        tp_given *g = &a->g[i];
         const tp_plan_tensor *t = plan_tensor(plan, g->name);
         int want_output = strcmp(g->kind, "input") != 0;
         tensor_list(list, sizeof list, plan, want_output);
         if (!t) {
-            refuse(a, "%s %s: contract %s has no tensor %s (its %ss: %s)", g->kind, g->name, contract, g->name,
+            tp_check_refuse(a, "%s %s: contract %s has no tensor %s (its %ss: %s)", g->kind, g->name, contract, g->name,
                    want_output ? "output" : "input", list);
             goto out;
         }
         if (is_output(t) != want_output) {
-            refuse(a, "%s %s: %s is an %s of contract %s, not an %s (its %ss: %s)", g->kind, g->name, g->name,
+            tp_check_refuse(a, "%s %s: %s is an %s of contract %s, not an %s (its %ss: %s)", g->kind, g->name, g->name,
                    want_output ? "input" : "output", contract, want_output ? "output" : "input",
                    want_output ? "output" : "input", list);
             goto out;
         }
         for (int j = 0; j < i; j++)
             if (strcmp(a->g[j].kind, g->kind) == 0 && strcmp(a->g[j].name, g->name) == 0) {
-                refuse(a, "%s %s is given twice", g->kind, g->name);
+                tp_check_refuse(a, "%s %s is given twice", g->kind, g->name);
                 goto out;
             }
         if (strcmp(g->kind, "initial") == 0) {
@@ -509,7 +505,7 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
             for (int j = 0; j < a->ng; j++)
                 has |= strcmp(a->g[j].kind, "output") == 0 && strcmp(a->g[j].name, g->name) == 0;
             if (!has) {
-                refuse(a, "initial %s: %s is not given with --output, so its initial content has no use", g->name, g->name);
+                tp_check_refuse(a, "initial %s: %s is not given with --output, so its initial content has no use", g->name, g->name);
                 goto out;
             }
         }
@@ -530,12 +526,12 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
                 n += (size_t)snprintf(missing + n, sizeof missing - n, "%s--input %s=FILE.npy", n ? ", " : "", name);
         }
         if (n) {
-            refuse(a, "contract %s needs every input: missing %s", contract, missing);
+            tp_check_refuse(a, "contract %s needs every input: missing %s", contract, missing);
             goto out;
         }
         if (!nout) {
             tensor_list(list, sizeof list, plan, 1);
-            refuse(a, "no --output given: give at least one of contract %s's outputs (%s)", contract, list);
+            tp_check_refuse(a, "no --output given: give at least one of contract %s's outputs (%s)", contract, list);
             goto out;
         }
     }
@@ -562,11 +558,11 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
         char dt[300];
         dims_text(dt, sizeof dt, plan, one.dims);
         const char *msg = strncmp(inner, "case check: ", 12) == 0 ? inner + 12 : inner;
-        refuse(a, "contract %s refuses the given tensors (%s): %s", contract, dt, msg);
+        tp_check_refuse(a, "contract %s refuses the given tensors (%s): %s", contract, dt, msg);
         goto out;
     }
     for (int i = 0; i < a->ng; i++) {
-        given *g = &a->g[i];
+        tp_given *g = &a->g[i];
         tp_tensor *t = case_tensor(c, g->name);
         int same = g->rank == t->rank;
         for (int d = 0; same && d < g->rank; d++)
@@ -577,7 +573,7 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
             shape_text(want, sizeof want, t->rank, t->shape);
             expr_text(expr, sizeof expr, plan_tensor(plan, g->name));
             dims_text(dt, sizeof dt, plan, one.dims);
-            refuse(a, "shape mismatch: %s %s: %s has shape %s; the contract's %s is %s = %s with %s", g->kind, g->name,
+            tp_check_refuse(a, "shape mismatch: %s %s: %s has shape %s; the contract's %s is %s = %s with %s", g->kind, g->name,
                    where(g), got, g->name, expr, want, dt);
             goto out;
         }
@@ -594,7 +590,7 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
             if (r == 0)
                 r = tp_op_check_inputs_finite(op, c, inner, sizeof inner); /* bad input, not a violation */
             if (r != 0) {
-                refuse(a, "input %s: %s: %s", g->name, where(g), inner);
+                tp_check_refuse(a, "input %s: %s: %s", g->name, where(g), inner);
                 goto out;
             }
         }
@@ -603,14 +599,14 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
     describe_source(&src, a, overrides, skipped);
     json_t *res = tp_check_case(&work, c, &src, inner, sizeof inner);
     if (!res) {
-        refuse(a, "contract %s: the reference cannot be computed for these tensors: %s", contract, inner);
+        tp_check_refuse(a, "contract %s: the reference cannot be computed for these tensors: %s", contract, inner);
         goto out;
     }
     json_object_del(res, "seed");
     json_object_del(res, "fill");
     json_t *ins = json_object();
     for (int i = 0; i < a->ng; i++) {
-        given *g = &a->g[i];
+        tp_given *g = &a->g[i];
         /* a file by its path; an array by what its caller calls it */
         const char *key = g->path ? "file" : "array";
         json_t *o = json_pack("{s:s,s:s}", key, where(g), "sha256", g->sha);
