@@ -22,6 +22,7 @@ the repository's kernels do, not what cuBLAS or PyTorch's kernels do.
 """
 import argparse
 import json
+import math
 import os
 import platform
 import subprocess
@@ -35,6 +36,16 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
 import tolproof  # noqa: E402
+
+
+def finite_json(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return "nan" if v != v else ("inf" if v > 0 else "-inf")
+    if isinstance(v, dict):
+        return {k: finite_json(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [finite_json(x) for x in v]
+    return v
 
 
 def main():
@@ -172,7 +183,8 @@ def main():
         record("embedding_backward_" + contract, contract, {"idx": idx, "gout": gout}, {"gW": gW}, dims={"V": V})
 
     with open(os.path.join(a.out, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=1)
+        # Strict JSON, as the checker writes it: a non-finite err/bound is "inf".
+        json.dump(finite_json(summary), f, indent=1, allow_nan=False)
     print("wrote %s/*.json, *.txt and summary.json (%d checks)" % (a.out, len(summary["checks"])))
 
 
