@@ -13,6 +13,9 @@
 #include "core/tp_npy.h"
 #include "core/tp_plan_json.h"
 #include "core/tp_sha256.h"
+#include "harness/tp_ci.h"
+#include "harness/tp_ghfmt.h"
+#include "harness/tp_junit.h"
 #include "harness/tp_report.h"
 
 #include <dirent.h>
@@ -27,7 +30,7 @@
 const char tp_check_usage[] =
     "       tolproof check --contract NAME|PLAN.json --input NAME=FILE.npy... --output NAME=FILE.npy...\n"
     "                      [--initial NAME=FILE.npy] [--model KEY=VALUE]... [--dim NAME=N]...\n"
-    "                      [--backend cuda|hip] [--json FILE]\n";
+    "                      [--backend cuda|hip] [--json FILE] [--junit FILE] [--format text|github]\n";
 
 /* A printf format: %s is the NumPy descrs of the dtype table. */
 static const char check_help[] =
@@ -49,6 +52,11 @@ static const char check_help[] =
     "        --backend B      whose documented device-function ulp bounds apply (default cuda)\n"
     "        --json FILE      the full result (verdicts, worst elements, claim audit,\n"
     "                         Evidence, Non-claims)\n"
+    "        --junit FILE     JUnit XML: one testcase per output (\"check/NAME\"), a violation a\n"
+    "                         <failure> with the largest err/bound and the first violations,\n"
+    "                         bad input an <error>, an output not given <skipped>\n"
+    "        --format F       text (the default) or github: also a GitHub workflow annotation\n"
+    "                         (::error) per violated output or for bad input\n"
     "        A violation closer to the exact value than any value the model admits is said\n"
     "        to be more accurate than the declared model admits (counted as more_accurate),\n"
     "        with the --model KEY=VALUE of the op's that would admit it. Ops whose admitted\n"
@@ -76,7 +84,8 @@ typedef struct {
     int ng;
     const char *models[32], *dimargs[TP_MAX_DIMS];
     int nmodels, ndimargs;
-    const char *contract, *backend, *json_out;
+    const char *contract, *backend, *json_out, *junit_out;
+    int github; /* --format github */
     char err[1600];
 } args;
 
@@ -149,9 +158,10 @@ static int parse_args(args *a, int argc, char **argv)
         const char *o = argv[i];
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
             return -1;
-        const char *opts[] = {"--contract", "--input", "--output", "--initial", "--model", "--dim", "--backend", "--json"};
+        const char *opts[] = {"--contract", "--input", "--output", "--initial", "--model",
+                              "--dim",      "--backend", "--json", "--junit",  "--format"};
         int k = -1;
-        for (int j = 0; j < 8; j++)
+        for (int j = 0; j < 10; j++)
             if (strcmp(o, opts[j]) == 0)
                 k = j;
         if (k < 0)
@@ -183,8 +193,15 @@ static int parse_args(args *a, int argc, char **argv)
             if (strcmp(v, "cuda") != 0 && strcmp(v, "hip") != 0)
                 return refuse(a, "--backend %s: expected cuda or hip", v);
             a->backend = v;
-        } else
+        } else if (k == 7)
             a->json_out = v;
+        else if (k == 8)
+            a->junit_out = v;
+        else {
+            if (strcmp(v, "text") != 0 && strcmp(v, "github") != 0)
+                return refuse(a, "--format %s: expected text or github", v);
+            a->github = strcmp(v, "github") == 0;
+        }
     }
     if (!a->contract)
         return refuse(a, "--contract NAME is required (see tolproof --help)");
@@ -752,6 +769,16 @@ int tp_check_main(int argc, char **argv)
         fprintf(stderr, "tolproof check: cannot write %s\n", a.json_out);
         rc = 2;
     }
+    /* the CI formats: the result as the one case "check" of the contract */
+    json_t *one = tp_ci_single_case_results(json_string_value(json_object_get(res, "contract")), "check", res);
+    tp_ci_suite suite = {.name = json_string_value(json_object_get(one, "contract")), .results = one};
+    if (a.github)
+        tp_ghfmt_write(stdout, &suite, 1);
+    if (a.junit_out && tp_junit_write_file(a.junit_out, &suite, 1) != 0) {
+        fprintf(stderr, "tolproof check: cannot write %s\n", a.junit_out);
+        rc = 2;
+    }
+    json_decref(one);
     json_decref(res);
     for (int i = 0; i < a.ng; i++) {
         free((void *)a.g[i].name);
