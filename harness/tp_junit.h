@@ -17,10 +17,4 @@ void tp_junit_write(FILE *f, const tp_ci_suite *suites, int nsuites);
 /* Written whole (a temporary file renamed). 0 or -1. */
 int tp_junit_write_file(const char *path, const tp_ci_suite *suites, int nsuites);
 
-/* Writes s as XML 1.0 character data (attr: an attribute value in double
- * quotes): markup characters as entities; bytes that are not UTF-8, and
- * characters XML 1.0 cannot hold at all (control characters but tab,
- * newline and carriage return; U+FFFE, U+FFFF), as the visible text \xNN
- * or \uNNNN. */
-void tp_xml_escape(FILE *f, const char *s, int attr);
 #endif
