@@ -87,7 +87,7 @@ static int has_plot(const json_t *plan, const char *output)
 }
 
 static const char style[] =
-    "body{font-family:sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#111;line-height:1.4}\n"
+    "body{font-family:sans-serif;margin:1.5em auto;max-width:90em;padding:0 1em;color:#111;line-height:1.4}\n"
     "table{border-collapse:collapse;margin:0.5em 0 1em}\n"
     "th,td{border:1px solid #bbb;padding:0.2em 0.5em;text-align:left;vertical-align:top;font-size:0.9em}\n"
     "th{background:#eee}\n"
