@@ -770,15 +770,17 @@ int tp_check_main(int argc, char **argv)
         rc = 2;
     }
     /* the CI formats: the result as the one case "check" of the contract */
-    json_t *one = tp_ci_single_case_results(json_string_value(json_object_get(res, "contract")), "check", res);
-    tp_ci_suite suite = {.name = json_string_value(json_object_get(one, "contract")), .results = one};
-    if (a.github)
-        tp_ghfmt_write(stdout, &suite, 1);
-    if (a.junit_out && tp_junit_write_file(a.junit_out, &suite, 1) != 0) {
-        fprintf(stderr, "tolproof check: cannot write %s\n", a.junit_out);
-        rc = 2;
+    if (a.github || a.junit_out) {
+        json_t *one = tp_ci_single_case_results(json_string_value(json_object_get(res, "contract")), "check", res);
+        tp_ci_suite suite = {.name = json_string_value(json_object_get(one, "contract")), .results = one};
+        if (a.github)
+            tp_ghfmt_write(stdout, &suite, 1);
+        if (a.junit_out && tp_junit_write_file(a.junit_out, &suite, 1) != 0) {
+            fprintf(stderr, "tolproof check: cannot write %s\n", a.junit_out);
+            rc = 2;
+        }
+        json_decref(one);
     }
-    json_decref(one);
     json_decref(res);
     for (int i = 0; i < a.ng; i++) {
         free((void *)a.g[i].name);
