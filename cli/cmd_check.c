@@ -11,6 +11,9 @@
 
 #include "cli/tp_check_tensors.h"
 #include "core/tp_dtype.h"
+#include "harness/tp_ci.h"
+#include "harness/tp_ghfmt.h"
+#include "harness/tp_junit.h"
 #include "harness/tp_report.h"
 
 #include <stdio.h>
@@ -20,7 +23,7 @@
 const char tp_check_usage[] =
     "       tolproof check --contract NAME|PLAN.json --input NAME=FILE.npy... --output NAME=FILE.npy...\n"
     "                      [--initial NAME=FILE.npy] [--model KEY=VALUE]... [--dim NAME=N]...\n"
-    "                      [--backend cuda|hip] [--json FILE]\n";
+    "                      [--backend cuda|hip] [--json FILE] [--junit FILE] [--format text|github]\n";
 
 /* A printf format: %s is the NumPy descrs of the dtype table. */
 static const char check_help[] =
@@ -42,6 +45,11 @@ static const char check_help[] =
     "        --backend B      whose documented device-function ulp bounds apply (default cuda)\n"
     "        --json FILE      the full result (verdicts, worst elements, claim audit,\n"
     "                         Evidence, Non-claims)\n"
+    "        --junit FILE     JUnit XML: one testcase per output (\"check/NAME\"), a violation a\n"
+    "                         <failure> with the largest err/bound and the first violations,\n"
+    "                         bad input an <error>, an output not given <skipped>\n"
+    "        --format F       text (the default) or github: also a GitHub workflow annotation\n"
+    "                         (::error) per violated output or for bad input\n"
     "        A violation closer to the exact value than any value the model admits is said\n"
     "        to be more accurate than the declared model admits (counted as more_accurate),\n"
     "        with the --model KEY=VALUE of the op's that would admit it. Ops whose admitted\n"
@@ -51,15 +59,22 @@ static const char check_help[] =
     "        op's model says how it propagates (embedding_fwd copies it).\n"
     "        Exit status: 0 every element within its bound, 1 a violation, 2 bad input.\n";
 
-static int parse_args(tp_check_request *a, const char **json_out, int argc, char **argv)
+/* Where the command writes its result, besides the text summary. */
+typedef struct {
+    const char *json, *junit;
+    int github; /* --format github */
+} check_outputs;
+
+static int parse_args(tp_check_request *a, check_outputs *out, int argc, char **argv)
 {
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
             return -1;
-        const char *opts[] = {"--contract", "--input", "--output", "--initial", "--model", "--dim", "--backend", "--json"};
+        const char *opts[] = {"--contract", "--input", "--output", "--initial", "--model",
+                              "--dim",      "--backend", "--json", "--junit",  "--format"};
         int k = -1;
-        for (int j = 0; j < 8; j++)
+        for (int j = 0; j < 10; j++)
             if (strcmp(o, opts[j]) == 0)
                 k = j;
         if (k < 0)
@@ -91,8 +106,15 @@ static int parse_args(tp_check_request *a, const char **json_out, int argc, char
             if (strcmp(v, "cuda") != 0 && strcmp(v, "hip") != 0)
                 return tp_check_refuse(a, "--backend %s: expected cuda or hip", v);
             a->backend = v;
-        } else
-            *json_out = v;
+        } else if (k == 7)
+            out->json = v;
+        else if (k == 8)
+            out->junit = v;
+        else {
+            if (strcmp(v, "text") != 0 && strcmp(v, "github") != 0)
+                return tp_check_refuse(a, "--format %s: expected text or github", v);
+            out->github = strcmp(v, "github") == 0;
+        }
     }
     if (!a->contract)
         return tp_check_refuse(a, "--contract NAME is required (see tolproof --help)");
@@ -112,8 +134,8 @@ int tp_check_main(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.backend = "cuda";
     a.summary = stdout;
-    const char *json_out = NULL;
-    int rc = parse_args(&a, &json_out, argc, argv);
+    check_outputs out = {NULL, NULL, 0};
+    int rc = parse_args(&a, &out, argc, argv);
     if (rc < 0) {
         tp_check_help(stdout);
         tp_check_request_release(&a);
@@ -135,9 +157,21 @@ int tp_check_main(int argc, char **argv)
         fprintf(stderr, "tolproof check: %s\n", a.err);
         res = tp_check_refusal(&a);
     }
-    if (json_out && tp_write_json(json_out, res) != 0) {
-        fprintf(stderr, "tolproof check: cannot write %s\n", json_out);
+    if (out.json && tp_write_json(out.json, res) != 0) {
+        fprintf(stderr, "tolproof check: cannot write %s\n", out.json);
         rc = 2;
+    }
+    /* the CI formats: the result as the one case "check" of the contract */
+    if (out.github || out.junit) {
+        json_t *one = tp_ci_single_case_results(json_string_value(json_object_get(res, "contract")), "check", res);
+        tp_ci_suite suite = {.name = json_string_value(json_object_get(one, "contract")), .results = one};
+        if (out.github)
+            tp_ghfmt_write(stdout, &suite, 1);
+        if (out.junit && tp_junit_write_file(out.junit, &suite, 1) != 0) {
+            fprintf(stderr, "tolproof check: cannot write %s\n", out.junit);
+            rc = 2;
+        }
+        json_decref(one);
     }
     json_decref(res);
     tp_check_request_release(&a);
