@@ -14,7 +14,7 @@
  *   runs/RUN/              plan.json, results.json (verdicts, worst elements,
  *                          claim audit, Evidence and Non-claims per case),
  *                          results.tap (rewritten from results.json),
- *                          outputs/CASE/TENSOR.npy (and the
+ *                          outputs/CASE/TENSOR.npy or TENSOR.tpr (and the
  *                          input_NAME.npy copies of cases run with --input);
  *                          RUN is the contract, ".2", ".3"... when two runs
  *                          share one
@@ -98,8 +98,10 @@ static const char *str(const json_t *j, const char *key)
     return s ? s : "";
 }
 
-/* Copies the .npy files of every RUN/outputs/CASE/ (the outputs and the
- * input copies of cases run with --input) under `to`. -1 with err set. */
+/* Copies the .npy and .tpr files of every RUN/outputs/CASE/ (the outputs,
+ * as .npy or as `tolproof pack` stores them, and the input copies of cases
+ * run with --input) under `to`, as they are: the audit decodes a .tpr as
+ * the replay does. -1 with err set. */
 static int copy_outputs(const char *run, const char *to, char *err, size_t errlen)
 {
     char dir[4200];
@@ -120,7 +122,7 @@ static int copy_outputs(const char *run, const char *to, char *err, size_t errle
         for (int k = 0; k < nf; k++) {
             const char *name = files[k]->d_name;
             size_t len = strlen(name);
-            if (!rc && len > 4 && strcmp(name + len - 4, ".npy") == 0) {
+            if (!rc && len > 4 && (strcmp(name + len - 4, ".npy") == 0 || strcmp(name + len - 4, ".tpr") == 0)) {
                 char from[4200], dest[4200];
                 if (tp_path_of(from, sizeof from, "%s/%s", cdir, name) != 0 ||
                     tp_path_of(dest, sizeof dest, "%s/outputs/%s/%s", to, cases[i]->d_name, name) != 0 ||

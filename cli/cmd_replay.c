@@ -19,7 +19,9 @@ void tp_replay_help(FILE *f)
 {
     fprintf(f, "usage: " SYNOPSIS
                "Re-derives every recorded case of each run directory (as written by a harness:\n"
-               "plan.json, results.json, outputs/CASE/TENSOR.npy): regenerates the inputs from the\n"
+               "plan.json, results.json, outputs/CASE/TENSOR.npy, or TENSOR.tpr as `tolproof pack`\n"
+               "writes it: decoded against the recomputed exact reference, its SHA-256 checked):\n"
+               "regenerates the inputs from the\n"
                "seeds (or, where results.json lists \"inputs_from\", loads outputs/CASE/input_NAME.npy\n"
                "and checks its SHA-256), recomputes the exact reference, the bound and every verdict\n"
                "from the recorded outputs, and compares the result with results.json field by field.\n"

@@ -4,6 +4,7 @@
 #include "cli/cmd_audit.h"
 #include "cli/cmd_bundle.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_pack.h"
 #include "cli/cmd_replay.h"
 #include "cli/cmd_summary.h"
 #include "cli/cmd_verdicts.h"
@@ -34,6 +35,10 @@ static const command commands[] = {
      tp_check_usage, tp_check_help},
     {"verdicts", "tolproof against fixed tolerances on the variant corpus", tp_verdicts_main,
      tp_verdicts_usage, tp_verdicts_help},
+    {"pack", "store a run's outputs compactly (.tpr: distances from the exact reference)", tp_pack_main,
+     tp_pack_usage, tp_pack_help},
+    {"unpack", "turn a run's .tpr outputs back into the .npy files they encode", tp_unpack_main,
+     tp_unpack_usage, tp_unpack_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -4,11 +4,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/tp_replay.h"
 
+#include "cli/tp_packed_output.h"
 #include "cli/tp_record_checks.h"
 #include "harness/tp_check.h"
 #include "core/tp_case.h"
 #include "core/tp_jsonfile.h"
-#include "core/tp_npy.h"
 #include "harness/tp_report.h"
 
 #include <stdio.h>
@@ -143,33 +143,14 @@ int tp_statements_first_difference(const json_t *rec, const json_t *now, const c
     return 0;
 }
 
+/* The outputs as the GPU wrote them: outputs/CASE/NAME.npy, or the .tpr
+ * that encodes it (cli/tp_packed_output.h), decoded against this case's
+ * exact reference and checked against its SHA-256. */
 static int load_outputs(const char *dir, const tp_plan *plan, tp_case *c, char *err, size_t errlen)
 {
-    for (int t = 0; t < c->ntensors; t++) {
-        if (plan->tensors[t].role != TP_ROLE_OUTPUT)
-            continue;
-        tp_tensor *tt = &c->tensors[t];
-        char path[4200], inner[600];
-        snprintf(path, sizeof path, "%s/outputs/%s/%s.npy", dir, c->name, tt->name);
-        tp_dtype dt;
-        int rank;
-        int64_t shape[4];
-        void *data;
-        if (tp_npy_read(path, &dt, &rank, shape, &data, inner, sizeof inner) != 0) {
-            snprintf(err, errlen, "%s", inner);
+    for (int t = 0; t < c->ntensors; t++)
+        if (plan->tensors[t].role == TP_ROLE_OUTPUT && tp_run_output_load(dir, plan, c, t, err, errlen) != 0)
             return -1;
-        }
-        int same = dt == tt->dtype && rank == tt->rank;
-        for (int d = 0; same && d < rank; d++)
-            same = shape[d] == tt->shape[d];
-        if (!same) {
-            free(data);
-            snprintf(err, errlen, "%s: dtype or shape differs from the plan's tensor %s", path, tt->name);
-            return -1;
-        }
-        free(tt->data);
-        tt->data = data;
-    }
     return 0;
 }
 
@@ -203,8 +184,8 @@ static int load_inputs(const char *dir, const tp_plan *plan, const json_t *rec, 
     return 0;
 }
 
-tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
-                             json_t **from, char *err, size_t errlen)
+static tp_case *load_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
+                          json_t **from, int with_outputs, char *err, size_t errlen)
 {
     const char *name = json_string_value(json_object_get(rec, "case"));
     const char *verdict = json_string_value(json_object_get(rec, "verdict"));
@@ -222,7 +203,8 @@ tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *b
     tp_case *c = tp_check_case_build(plan, idx, backend, err, errlen);
     if (!c)
         return NULL;
-    if (load_inputs(dir, plan, rec, c, &f, err, errlen) != 0 || load_outputs(dir, plan, c, err, errlen) != 0) {
+    if (load_inputs(dir, plan, rec, c, &f, err, errlen) != 0 ||
+        (with_outputs && load_outputs(dir, plan, c, err, errlen) != 0)) {
         tp_case_free(c);
         json_decref(f);
         return NULL;
@@ -232,6 +214,18 @@ tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *b
     else
         json_decref(f);
     return c;
+}
+
+tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
+                             json_t **from, char *err, size_t errlen)
+{
+    return load_case(dir, plan, backend, rec, from, 1, err, errlen);
+}
+
+tp_case *tp_replay_load_inputs(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
+                               char *err, size_t errlen)
+{
+    return load_case(dir, plan, backend, rec, NULL, 0, err, errlen);
 }
 
 static void note_first(tp_replay_opts *opts, const char *dir, size_t index, const char *what, const char *name)

@@ -1,5 +1,5 @@
 /* Re-deriving a recorded run directory (plan.json, results.json,
- * outputs/CASE/TENSOR.npy) without a GPU: shared by `tolproof replay`, which
+ * outputs/CASE/TENSOR.npy or .tpr) without a GPU: shared by `tolproof replay`, which
  * checks a run, and `tolproof bundle` / `tolproof audit`, which need the
  * same cases rebuilt from the same bits. */
 #ifndef TP_REPLAY_H
@@ -48,6 +48,12 @@ int tp_replay_dir(const char *dir, int quiet, const char *only, int *ncases, tp_
  * NULL). */
 tp_case *tp_replay_load_case(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
                              json_t **from, char *err, size_t errlen);
+
+/* The same case with its inputs only (the outputs as tp_case_build
+ * leaves them): what `tolproof pack` and `unpack` predict the outputs'
+ * patterns from (cli/tp_packed_output.h). */
+tp_case *tp_replay_load_inputs(const char *dir, const tp_plan *plan, const char *backend, const json_t *rec,
+                               char *err, size_t errlen);
 
 /* The first path at which two JSON values differ (appended to path);
  * 0 when they are equal. */

@@ -144,6 +144,13 @@ int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], 
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
+    return tp_npy_read_stream(f, path, dtype, rank, shape, data, err, errlen);
+}
+
+int tp_npy_read_stream(FILE *f, const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], void **data,
+                       char *err, size_t errlen)
+{
+    *data = NULL;
     struct stat st;
     int have_st = fstat(fileno(f), &st) == 0, regular = have_st && S_ISREG(st.st_mode);
     if (have_st && S_ISDIR(st.st_mode)) {

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Writes a version 1.0 file. 0, or -1 with errno set. */
 int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shape, const void *data);
@@ -19,6 +20,12 @@ int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shap
  * anything is allocated, so a 74-byte file cannot ask for 2 TiB. */
 int tp_npy_read(const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], void **data,
                 char *err, size_t errlen);
+
+/* The same from an open stream (closed on return), named `path` in the
+ * messages: a file, a pipe, or bytes in memory (fmemopen), as the decoded
+ * form of a .tpr file (cli/tp_packed_output.c). */
+int tp_npy_read_stream(FILE *f, const char *path, tp_dtype *dtype, int *rank, int64_t shape[4], void **data,
+                       char *err, size_t errlen);
 
 /* The header dict, as tp_npy_header_parse reads it. */
 #define TP_NPY_MAX_RANK 4

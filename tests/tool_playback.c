@@ -2,7 +2,8 @@
  * (tp_harness_main: arguments, case building, launch shape and limits,
  * the checker, the run directory and the exit status of expected outcomes)
  * on a host device whose launch writes the outputs of a recorded GPU run
- * (RUN_DIR/outputs/CASE/TENSOR.npy) into the output buffers, as if the
+ * (RUN_DIR/outputs/CASE/TENSOR.npy, or the .tpr `tolproof pack` made of
+ * it) into the output buffers, as if the
  * kernel had written them. Nothing else changes, and nothing of it is in
  * the runtime: `ninja` on a GPU host runs the same code with tp_gpu.h's
  * device. tests/playback.t runs every recorded contract through it and
@@ -11,7 +12,7 @@
  * A case whose recorded output is missing, or of another dtype or shape
  * than the case's, fails its launch: the runtime records an error. */
 #define _POSIX_C_SOURCE 200809L
-#include "core/tp_npy.h"
+#include "cli/tp_packed_output.h"
 #include "core/tp_plan.h"
 #include "harness/tp_device.h"
 #include "tests/host_device.h"
@@ -24,30 +25,23 @@
 static const tp_plan *played_plan;
 static const char *played_run; /* RUN_DIR */
 
-/* One recorded output into the buffer of tensor t, checked against the
- * case's tensor first. */
+/* One recorded output (.npy, or .tpr decoded against this case's exact
+ * reference: cli/tp_packed_output.h) into the buffer of tensor t, checked
+ * against the case's tensor first. Loaded into a copy of the case, so
+ * that the harness's own tensors stay as they are. */
 static int play_output(const tp_case *c, int t, void *buffer, char *err, size_t errlen)
 {
     const tp_tensor *tt = &c->tensors[t];
-    char path[4200], inner[600];
-    snprintf(path, sizeof path, "%s/outputs/%s/%s.npy", played_run, c->name, tt->name);
-    tp_dtype dtype;
-    int rank;
-    int64_t shape[4];
-    void *data = NULL;
-    if (tp_npy_read(path, &dtype, &rank, shape, &data, inner, sizeof inner) != 0) {
+    tp_case copy = *c;
+    char inner[4800];
+    copy.tensors[t].data = NULL;
+    if (tp_run_output_load(played_run, played_plan, &copy, t, inner, sizeof inner) != 0) {
         snprintf(err, errlen, "recorded output: %s", inner);
         return -1;
     }
-    int same = dtype == tt->dtype && rank == tt->rank;
-    for (int d = 0; same && d < rank; d++)
-        same = shape[d] == tt->shape[d];
-    if (!same)
-        snprintf(err, errlen, "recorded output %s: dtype or shape differs from the case's output %s", path, tt->name);
-    else
-        memcpy(buffer, data, (size_t)tt->numel * tp_dtype_size(tt->dtype));
-    free(data);
-    return same ? 0 : -1;
+    memcpy(buffer, copy.tensors[t].data, (size_t)tt->numel * tp_dtype_size(tt->dtype));
+    free(copy.tensors[t].data);
+    return 0;
 }
 
 static int play_launch(const tp_case *c, void *const *buffers, const tp_launch_shape *shape, char *err,
