@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Unpacks an archive from recorded/record-variants.sh into
-# recorded/variants/DEVICE/NAME/ and re-checks it at once (tolproof replay),
+# recorded/variants/DEVICE/NAME/, packs its outputs as .tpr (tolproof pack),
+# re-checks it at once (tolproof replay),
 # then prints the verdict-quality table of everything recorded for DEVICE.
 # Usage: recorded/import-variants.sh ARCHIVE DEVICE (DEVICE names the GPU,
 # e.g. nvidia-h200).
@@ -23,6 +24,8 @@ for run in "${runs[@]}"; do
     rm -rf "recorded/variants/$device/$name"
     cp -r "$run" "recorded/variants/$device/$name"
 done
+# outputs stored compactly (.tpr, recorded/MIGRATIONS.md 0004)
+build/tolproof pack "recorded/variants/$device"/*/
 build/tolproof replay --quiet --expect-from build/gen "recorded/variants/$device"/*/
 rc=0
 build/tolproof verdicts --json "build/verdicts-$device.json" "recorded/variants/$device"/*/ || rc=$?
