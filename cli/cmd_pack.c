@@ -100,7 +100,7 @@ static int convert(const char *dir, const tp_plan *plan, const tp_case *c, int t
         if (tp_packed_output_write(npy, tpr, plan, c, t, &a, &b, err, errlen) != 0)
             return -1;
     } else {
-        unsigned char *bytes = tp_packed_output_read(tpr, plan, c, t, &b, err, errlen);
+        unsigned char *bytes = tp_packed_output_read(tpr, plan, c, t, &b, NULL, err, errlen);
         char tmp[4300];
         if (!bytes)
             return -1;

@@ -16,8 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int tp_output_predict(const tp_plan *plan, const tp_case *c, int t, uint32_t *pred, char *err, size_t errlen)
+int tp_output_predict(const tp_plan *plan, const tp_case *c, int t, uint32_t *pred, tp_ref **keep, char *err,
+                      size_t errlen)
 {
+    if (keep)
+        *keep = NULL;
     const tp_tensor *tt = &c->tensors[t];
     const tp_op *op = tp_op_find(plan->op);
     const tp_format *f = tp_format_of(tt->dtype);
@@ -39,19 +42,23 @@ int tp_output_predict(const tp_plan *plan, const tp_case *c, int t, uint32_t *pr
     int rc = tp_op_reference(op, plan->model, c, tt->name, ref, err, errlen);
     for (size_t i = 0; rc == 0 && i < n; i++)
         pred[i] = f->encode(ref[i].exact);
-    free(ref);
+    if (rc == 0 && keep)
+        *keep = ref;
+    else
+        free(ref);
     return rc;
 }
 
 /* The predictions for output t, or NULL with err. */
-static uint32_t *predict(const tp_plan *plan, const tp_case *c, int t, const char *path, char *err, size_t errlen)
+static uint32_t *predict(const tp_plan *plan, const tp_case *c, int t, const char *path, tp_ref **keep, char *err,
+                         size_t errlen)
 {
     size_t n = (size_t)c->tensors[t].numel;
     uint32_t *pred = malloc((n ? n : 1) * sizeof *pred);
     char inner[600];
     if (!pred)
         snprintf(err, errlen, "%s: out of memory for %zu predictions", path, n);
-    else if (tp_output_predict(plan, c, t, pred, inner, sizeof inner) != 0) {
+    else if (tp_output_predict(plan, c, t, pred, keep, inner, sizeof inner) != 0) {
         snprintf(err, errlen, "%s: cannot predict the patterns it is encoded against: %s", path, inner);
         free(pred);
         pred = NULL;
@@ -60,8 +67,10 @@ static uint32_t *predict(const tp_plan *plan, const tp_case *c, int t, const cha
 }
 
 unsigned char *tp_packed_output_read(const char *path, const tp_plan *plan, const tp_case *c, int t, size_t *len,
-                                     char *err, size_t errlen)
+                                     tp_ref **keep, char *err, size_t errlen)
 {
+    if (keep)
+        *keep = NULL;
     const tp_tensor *tt = &c->tensors[t];
     size_t flen;
     unsigned char *buf = (unsigned char *)tp_read_all(path, &flen);
@@ -81,7 +90,7 @@ unsigned char *tp_packed_output_read(const char *path, const tp_plan *plan, cons
     else {
         /* stored without prediction: decoded without the reference */
         int predicted = f.predictor != TP_RESIDUAL_PREDICT_NONE;
-        uint32_t *pred = predicted ? predict(plan, c, t, path, err, errlen) : NULL;
+        uint32_t *pred = predicted ? predict(plan, c, t, path, keep, err, errlen) : NULL;
         int have_pred = pred != NULL || !predicted;
         int rc = have_pred ? tp_residual_decode(&f, pred, &npy, len, inner, sizeof inner) : -1;
         free(pred);
@@ -94,6 +103,10 @@ unsigned char *tp_packed_output_read(const char *path, const tp_plan *plan, cons
             snprintf(err, errlen, "%s: %s", path, inner);
     }
     free(buf);
+    if (!npy && keep) {
+        free(*keep);
+        *keep = NULL;
+    }
     return npy;
 }
 
@@ -129,7 +142,7 @@ int tp_packed_output_write(const char *npy_path, const char *tpr_path, const tp_
                  (long long)tt->numel);
         goto out;
     }
-    if (!(pred = predict(plan, c, t, npy_path, err, errlen)))
+    if (!(pred = predict(plan, c, t, npy_path, NULL, err, errlen)))
         goto out;
     if (tp_residual_encode(npy, len, (unsigned)fmt->size, pred, (size_t)tt->numel, &out, &outlen, inner,
                            sizeof inner) != 0) {
@@ -165,8 +178,12 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-int tp_run_output_load(const char *dir, const tp_plan *plan, tp_case *c, int t, char *err, size_t errlen)
+int tp_run_output_load(const char *dir, const tp_plan *plan, tp_case *c, int t, tp_ref **keep, char *err,
+                       size_t errlen)
 {
+    tp_ref *ref = NULL;
+    if (keep)
+        *keep = NULL;
     tp_tensor *tt = &c->tensors[t];
     char npy_path[4200], tpr_path[4200], inner[4800];
     if (tp_path_of(npy_path, sizeof npy_path, "%s/outputs/%s/%s.npy", dir, c->name, tt->name) != 0 ||
@@ -186,7 +203,7 @@ int tp_run_output_load(const char *dir, const tp_plan *plan, tp_case *c, int t, 
     const char *shown = npy_path;
     if (have_tpr) {
         size_t len;
-        unsigned char *bytes = tp_packed_output_read(tpr_path, plan, c, t, &len, err, errlen);
+        unsigned char *bytes = tp_packed_output_read(tpr_path, plan, c, t, &len, &ref, err, errlen);
         if (!bytes)
             return -1;
         FILE *f = fmemopen(bytes, len, "rb");
@@ -198,9 +215,13 @@ int tp_run_output_load(const char *dir, const tp_plan *plan, tp_case *c, int t, 
         free(bytes);
         if (rc != 0) {
             snprintf(err, errlen, "%s", inner);
+            free(ref);
             return -1;
         }
         shown = tpr_path;
+    } else if (!have_npy) {
+        snprintf(err, errlen, "%s: no such file (nor %s.tpr)", npy_path, tt->name);
+        return -1;
     } else if (tp_npy_read(npy_path, &dt, &rank, shape, &data, inner, sizeof inner) != 0) {
         snprintf(err, errlen, "%s", inner);
         return -1;
@@ -210,10 +231,15 @@ int tp_run_output_load(const char *dir, const tp_plan *plan, tp_case *c, int t, 
         same = shape[d] == tt->shape[d];
     if (!same) {
         free(data);
+        free(ref);
         snprintf(err, errlen, "%s: dtype or shape differs from the plan's tensor %s", shown, tt->name);
         return -1;
     }
     free(tt->data);
     tt->data = data;
+    if (keep)
+        *keep = ref;
+    else
+        free(ref);
     return 0;
 }

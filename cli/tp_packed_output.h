@@ -5,6 +5,7 @@
  * the .npy is absent (tp_run_output_load). */
 #ifndef TP_PACKED_OUTPUT_H
 #define TP_PACKED_OUTPUT_H
+#include "core/tp_op.h"
 #include "core/tp_plan.h"
 #include "core/tp_tensor.h"
 
@@ -14,15 +15,19 @@
 /* The predicted pattern of every element of output tensor t of case c
  * (inputs loaded; the outputs' contents are not read): the pattern the
  * op's reference_bits gives, or else the output format's rounding (to
- * nearest, ties to even) of the op's exact reference. 0, or -1 with err. */
-int tp_output_predict(const tp_plan *plan, const tp_case *c, int t, uint32_t *pred, char *err, size_t errlen);
+ * nearest, ties to even) of the op's exact reference. When keep is not
+ * NULL, *keep receives that reference (malloc'd, for tp_check_case_given),
+ * or NULL for a copy. 0, or -1 with err. */
+int tp_output_predict(const tp_plan *plan, const tp_case *c, int t, uint32_t *pred, tp_ref **keep, char *err,
+                      size_t errlen);
 
 /* The .npy bytes that the .tpr file at path encodes for output t of c,
  * checked against the SHA-256 it records. NULL with "PATH: what is wrong"
  * in err (a SHA-256 mismatch says that the exact reference changed and
- * how to migrate: recorded/MIGRATIONS.md 0004). */
+ * how to migrate: recorded/MIGRATIONS.md 0004). keep as for
+ * tp_output_predict (NULL too when the file is stored unpredicted). */
 unsigned char *tp_packed_output_read(const char *path, const tp_plan *plan, const tp_case *c, int t, size_t *len,
-                                     char *err, size_t errlen);
+                                     tp_ref **keep, char *err, size_t errlen);
 
 /* Encodes the .npy file npy_path of output t of c as tpr_path (through a
  * temporary file), after checking that it decodes to the same bytes.
@@ -34,6 +39,9 @@ int tp_packed_output_write(const char *npy_path, const char *tpr_path, const tp_
 /* Loads output t of case c of run directory dir into c->tensors[t].data
  * from outputs/CASE/NAME.npy or, when that does not exist, NAME.tpr
  * (both present is an error: which one is the record?). The dtype and
- * shape must be the plan's. 0, or -1 with err. */
-int tp_run_output_load(const char *dir, const tp_plan *plan, tp_case *c, int t, char *err, size_t errlen);
+ * shape must be the plan's. keep (may be NULL): the reference computed to
+ * decode a .tpr, as tp_packed_output_read gives it, else NULL. 0, or -1
+ * with err. */
+int tp_run_output_load(const char *dir, const tp_plan *plan, tp_case *c, int t, tp_ref **keep, char *err,
+                       size_t errlen);
 #endif

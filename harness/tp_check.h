@@ -25,6 +25,14 @@ tp_case *tp_check_case_build(const tp_plan *plan, int index, const char *backend
  * be computed. src says where the tensors came from (NULL: inputs from the
  * seed, outputs from the contract's kernel). */
 json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen);
+/* The same, with the references of some outputs already computed:
+ * given[t] (t a tensor index; given may be NULL) is op->reference's array
+ * for output t, as tp_op_reference filled it for this case, or NULL to
+ * compute it here. The replay of a .tpr output computes the reference to
+ * decode it (cli/tp_packed_output.h) and hands it on, so that it is
+ * computed once. */
+json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case_source *src, tp_ref *const *given,
+                            char *err, size_t errlen);
 
 /* Checks one output tensor against its references. The claim audited is
  * |y - exact| <= claim_atol + claim_rtol * |exact|. The result counts, where

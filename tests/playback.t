@@ -116,6 +116,7 @@ ok $? "replay of that run re-derives every verdict and still fails on the surpri
 
 # ---- outputs that are not the recorded ones
 cp -r "$rec/embedding_bwd" "$tmp/edited_rec"
+"$tp" unpack "$tmp/edited_rec" >/dev/null # recorded as .tpr (recorded/MIGRATIONS.md 0004)
 $py -c 'import numpy, sys
 a = numpy.load(sys.argv[1]); a.flat[5] = 60000.0; numpy.save(sys.argv[1], a)' "$tmp/edited_rec/outputs/zipf_4096x256/gW.npy"
 step build/gen/embedding_bwd.plan.json "$tmp/edited_rec" edited
@@ -125,7 +126,7 @@ rc=$?
 ok $? "an output pushed outside its bound: exit 1, the case named alone (got $rc)"
 
 cp -r "$rec/embedding_bwd_pilot" "$tmp/gone_rec"
-rm "$tmp/gone_rec/outputs/zipf_4096x256/gW.npy"
+rm "$tmp/gone_rec/outputs/zipf_4096x256/gW.tpr"
 step build/gen/embedding_bwd_pilot.plan.json "$tmp/gone_rec" gone
 rc=$?
 [ $rc = 2 ] && grep -q "^unexpected outcome: embedding_bwd_pilot/zipf_4096x256: expected violated, got error$" "$tmp/gone.log" &&

@@ -35,7 +35,7 @@ static int play_output(const tp_case *c, int t, void *buffer, char *err, size_t 
     tp_case copy = *c;
     char inner[4800];
     copy.tensors[t].data = NULL;
-    if (tp_run_output_load(played_run, played_plan, &copy, t, inner, sizeof inner) != 0) {
+    if (tp_run_output_load(played_run, played_plan, &copy, t, NULL, inner, sizeof inner) != 0) {
         snprintf(err, errlen, "recorded output: %s", inner);
         return -1;
     }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/fuzz/seeds.sh OUT: the seed corpora of the fuzz targets, made from
 # the repository's own files (nothing binary is kept in git):
-#   OUT/npy       small recorded outputs (recorded/*/*/outputs/**.npy)
+#   OUT/npy       small recorded outputs, as .npy (recorded/*/*/outputs/**.tpr
+#                 of two runs, unpacked by build/tolproof unpack)
+#   OUT/tpr       small recorded outputs as recorded (.tpr)
 #   OUT/expr      every shape expression, requirement and launch expression
 #                 of contracts/*.toml, and their C renderings in the plans
 #   OUT/fill      every fill of contracts/*.toml, after the byte that picks
@@ -16,12 +18,29 @@ set -eu
 cd "$(dirname "$0")/../.."
 out=$1
 rm -rf "$out"
-mkdir -p "$out"/{npy,expr,fill,plan,results,manifest,run}
+mkdir -p "$out"/{npy,tpr,expr,fill,plan,results,manifest,run}
 shopt -s nullglob globstar
+# recorded outputs are .tpr (recorded/MIGRATIONS.md 0004): two runs whose
+# references are quick (a copy, and LayerNorm with its binary32 outputs)
+# unpacked for the .npy seeds
+mkdir -p "$out/unpacked"
+for r in embedding_fwd layernorm_fwd; do
+    [ -d "recorded/nvidia-h200/$r" ] || continue
+    cp -r "recorded/nvidia-h200/$r" "$out/unpacked/"
+    build/tolproof unpack "$out/unpacked/$r" >/dev/null
+done
 i=0
-for f in recorded/**/outputs/**/*.npy; do
+for f in "$out"/unpacked/**/outputs/**/*.npy; do
     [ "$(stat -c %s "$f")" -le 16384 ] || continue
     cp "$f" "$out/npy/$i.npy"
+    i=$((i + 1))
+    [ $i -lt 48 ] || break
+done
+rm -rf "$out/unpacked"
+i=0
+for f in recorded/**/outputs/**/*.tpr; do
+    [ "$(stat -c %s "$f")" -le 16384 ] || continue
+    cp "$f" "$out/tpr/$i.tpr"
     i=$((i + 1))
     [ $i -lt 48 ] || break
 done
@@ -87,8 +106,8 @@ plan["cases"] = [c for c in plan["cases"] if c["name"] == "tiny_1x1x1"]
 with open(os.path.join(run, "plan.json"), "w") as f:
     json.dump(plan, f, indent=1)
 os.makedirs(os.path.join(run, "outputs", "tiny_1x1x1"))
-with open(os.path.join(src, "outputs", "tiny_1x1x1", "C.npy"), "rb") as f, \
-        open(os.path.join(run, "outputs", "tiny_1x1x1", "C.npy"), "wb") as g:
+with open(os.path.join(src, "outputs", "tiny_1x1x1", "C.tpr"), "rb") as f, \
+        open(os.path.join(run, "outputs", "tiny_1x1x1", "C.tpr"), "wb") as g:
     g.write(f.read())
 with open(os.path.join(src, "results.json")) as f:
     res = json.load(f)
