@@ -31,6 +31,7 @@
  * This bound is NOT covered by the WP T3 proof of oracles/dot_fp32.c,
  * which is for round-to-nearest; results under it say so. */
 #include "oracles/gemm/proven/gemm.h"
+#include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -171,6 +172,12 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
         goto out;
     }
+    /* An exact provider (a GPU: oracles/gemm/gemm_exact_provider.h) when
+     * one is set, its sample cross-checked against the CPU path below. */
+    int provided = tp_gemm_exact_from_provider(output, M, N, K, a, b, hi, lo, absum, err, errlen);
+    if (provided < 0)
+        goto out;
+    if (!provided) {
     /* Row blocks are independent, so the reference parallelises without
      * changing a single bit of its result. */
 #pragma omp parallel for schedule(dynamic, 1)
@@ -179,6 +186,9 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
         tp_gemm_exact(rows, N, K, a + (size_t)r0 * K, b, hi + (size_t)r0 * N, lo + (size_t)r0 * N);
         tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
     }
+    }
+    /* One representation of S for the bound code, whichever path gave it. */
+    tp_gemm_exact_normalize(n, hi, lo);
     admitted(tp_format_of(C->dtype), (int64_t)n, K, faithful(model), hi, lo, absum, ref);
     rc = 0;
 out:
