@@ -22,6 +22,7 @@
 #include "oracles/gemm/gemm_fixed.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "tests/case_tensor.h"
+#include "tests/fixed_provider.h"
 #include "tests/model_json.h"
 #include "tests/tap.h"
 
@@ -49,40 +50,6 @@ static float wide_value(void)
     while ((h & 0x7c00) == 0x7c00);
     return (float)tp_f16_to_double(h);
 }
-
-/* The kernel's arithmetic for one element, in its order. */
-static void fixed_element(int K, const float *a, const float *b, int N, int j, double *hi, double *lo, double *absum)
-{
-    tp_fx128 acc = {0, 0};
-    double s = 0.0;
-    for (int k = 0; k < K; k++) {
-        int32_t pa = tp_fx_pack(a[k]), pb = tp_fx_pack(b[(size_t)k * N + j]);
-        tp_fx_mac(&acc, &s, tp_fx_mant(pa), tp_fx_exp(pa), tp_fx_mant(pb), tp_fx_exp(pb));
-    }
-    if (tp_fx_to_dd(acc, hi, lo) != 0)
-        *hi = *lo = NAN;
-    *absum = s;
-}
-
-/* The emulated provider: gemm_fixed.h on the host, element by element. */
-static int wrong_at = -1; /* an element to get wrong by 2^-48, or -1 */
-static int emulated_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *absum,
-                         char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            size_t idx = (size_t)i * N + j;
-            fixed_element(K, a + (size_t)i * K, b, N, j, &hi[idx], &lo[idx], &absum[idx]);
-            if ((int)idx == wrong_at)
-                lo[idx] += 0x1p-48;
-        }
-    return 0;
-}
-static const char *emulated_device(void) { return "host emulation"; }
-static const tp_gemm_exact_provider emulated = {"emulated", "gemm_fixed.h on the host (test)", emulated_sums,
-                                                emulated_device};
 
 /* Every element of A (MxK) B (KxN) through gemm_fixed.h against the CPU
  * path: the count of elements that differ in hi, lo or sum|a b|. */
@@ -256,8 +223,8 @@ static void hook_tests(void)
         tp_exact_log_reset();
         int rc_cpu = tp_op_reference(op, model, &c, "C", cpu, err, sizeof err);
         int logged_cpu = tp_exact_log_count();
-        tp_gemm_exact_provider_set(&emulated);
-        wrong_at = -1;
+        tp_gemm_exact_provider_set(&fixed_provider);
+        fixed_provider_wrong_at = -1;
         int rc_emu = tp_op_reference(op, model, &c, "C", emu, err, sizeof err);
         tap_ok(rc_cpu == 0 && rc_emu == 0 && logged_cpu == 0 && memcmp(cpu, emu, n * sizeof *cpu) == 0,
                "%dx%dx%d: a provider's sums give the CPU path's references bit for bit; the CPU path logs nothing "
@@ -274,16 +241,16 @@ static void hook_tests(void)
                x ? (unsigned long long)x->seed : 0ULL);
         /* wrong in one element: an error naming it (n <= 1000: every element sampled; else a corner) */
         tp_exact_log_reset();
-        wrong_at = n <= TP_GEMM_CROSS_CHECK_MIN ? (int)(n / 2) : (int)(n - 1);
+        fixed_provider_wrong_at = n <= TP_GEMM_CROSS_CHECK_MIN ? (long)(n / 2) : (long)(n - 1);
         err[0] = 0;
         int rc_bad = tp_op_reference(op, model, &c, "C", emu, err, sizeof err);
         char name[64];
-        snprintf(name, sizeof name, "C[%d, %d]", wrong_at / N, wrong_at % N);
+        snprintf(name, sizeof name, "C[%ld, %ld]", fixed_provider_wrong_at / N, fixed_provider_wrong_at % N);
         tap_ok(rc_bad != 0 && strstr(err, "disagrees with the CPU exact path") && strstr(err, name) &&
                    tp_exact_log_count() == 1 && tp_exact_log_get(0)->disagreements == 1,
                "%dx%dx%d: a provider wrong by 2^-48 in %s is an error naming it: %s", M, N, K, name, err);
         tp_gemm_exact_provider_set(NULL);
-        wrong_at = -1;
+        fixed_provider_wrong_at = -1;
         free(cpu);
         free(emu);
         free(A);
