@@ -45,6 +45,23 @@ else
     ok 0 "# SKIP --device without a GPU: no build/libtp_gemm_cuda.so here (no nvcc), or a GPU is present"
 fi
 
+# --device through a stand-in library with the GPU's arithmetic on the host
+emu_lib=$PWD/build/tests/libtp_gemm_emulated.so
+TP_CROSS_CHECK_SEED=12345 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device --json "$tmp/dev.json" >"$tmp/dev.out" 2>&1
+rc=$?
+$py -c 'import json,sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+x = b.pop("exact_provider")["C"]
+assert a == b, "results differ"
+assert x["provider"] == "emulated" and x["elements"] == 3700 and x["cross_check"]["sampled"] == 1004, x
+assert x["cross_check"]["seed"] == "0x%016x" % 12345 and x["cross_check"]["disagreements"] == 0, x' "$tmp/cpu.json" "$tmp/dev.json" &&
+    [ $rc = 0 ] && grep -q "^exact sums of C: emulated on host emulation in .* s; 1004 of 3700 elements (seed 0x0000000000003039) cross-checked against the CPU exact path: 0 disagreements$" "$tmp/dev.out"
+ok $? "--device (stand-in library): exit 0 ($rc), the CPU path's result plus exact_provider (1004 of 3700 sampled, seed 12345, 0 disagreements), said in the summary"
+TP_EMULATED_WRONG_AT=3699 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device >"$tmp/devbad.out" 2>"$tmp/devbad.err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/devbad.err")" = 1 ] && grep -q "disagrees with the CPU exact path at C\[99, 36\]" "$tmp/devbad.err"
+ok $? "--device, the provider wrong by 2^-48 in C[99, 36] (a corner): exit 2 ($rc), one line naming it: $(cut -c1-160 "$tmp/devbad.err")"
+
 # compare.py CPU GPU SEED: equal apart from exact_provider, which the GPU
 # run has for every judged case, with the sample's size and seed
 cat >"$tmp/compare.py" <<'PY'
