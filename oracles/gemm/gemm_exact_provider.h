@@ -7,7 +7,7 @@
  * build/libtp_gemm_cuda.so, which `tolproof check --device` loads). Its
  * results are trusted only after a cross-check: every call compares a
  * seeded random sample of at least TP_GEMM_CROSS_CHECK_MIN elements (all
- * when fewer) with the CPU path, and any disagreement is an error, never a
+ * when fewer) with the CPU path (op_gemm.c's own, passed in), and any disagreement is an error, never a
  * verdict. The admitted intervals are computed from the sums by the same
  * CPU bound code either way.
  *
@@ -49,20 +49,27 @@ const tp_gemm_exact_provider *tp_gemm_exact_provider_get(void);
  * (time and pid). Reported with every cross-check. */
 uint64_t tp_gemm_cross_check_seed(void);
 
-/* The hook op_gemm.c calls before its own CPU loop. With no provider set
- * it returns 0 and does nothing. Otherwise the provider computes hi, lo
- * and absum for all M*N elements, a sample is cross-checked against the
- * CPU path (tp_gemm_exact and tp_gemm_abs on those elements), the result
- * is logged (oracles/common/tp_exact_log.h) for the output named, and it
- * returns 1; -1 with err set when the provider fails or any sampled
- * element disagrees (err names the first: output[i, j], both values). */
-int tp_gemm_exact_from_provider(const char *output, int M, int N, int K, const float *a, const float *b, double *hi,
-                                double *lo, double *absum, char *err, size_t errlen);
+/* op gemm's CPU path: hi + lo = the exact sum (any exact pair), absum =
+ * sum|a b| as tp_gemm_abs gives it, for all M*N elements. */
+typedef void (*tp_gemm_cpu_fn)(int M, int N, int K, const float *a, const float *b, double *hi, double *lo,
+                               double *absum);
+
+/* The hook op_gemm.c calls for its exact sums. With no provider set: cpu
+ * for all elements. With one: the provider for all elements, then a
+ * sample cross-checked against cpu on those elements (the four corners
+ * and TP_GEMM_CROSS_CHECK_MIN distinct others, or every element when
+ * there are at most that many; seed tp_gemm_cross_check_seed()), logged
+ * for the output named (oracles/common/tp_exact_log.h). Either way the
+ * pairs end normalized (tp_gemm_exact_normalize). 0, or -1 with err set
+ * when the provider fails or any sampled element differs in hi, lo or
+ * absum (err names the first: output[i, j], both values). */
+int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, const float *b, double *hi,
+                       double *lo, double *absum, tp_gemm_cpu_fn cpu, char *err, size_t errlen);
 
 /* hi[i], lo[i] <- the normalized double-double of hi[i] + lo[i] (TwoSum:
- * exact, hi = RN(hi + lo)). op_gemm.c applies it to the CPU path's
- * split-double pairs, so that the bound code sees the same two doubles
- * whichever way S was computed (a run's results do not depend on it). */
+ * exact, hi = RN(hi + lo)). Applied to the CPU path's split-double pairs,
+ * so that the bound code sees the same two doubles whichever way S was
+ * computed (a run's results do not depend on it). */
 void tp_gemm_exact_normalize(size_t n, double *hi, double *lo);
 
 #ifdef __cplusplus
