@@ -88,13 +88,15 @@ TP_FX int32_t tp_fx_mant(int32_t packed) { return packed >> 8; }
 TP_FX int tp_fx_exp(int32_t packed) { return packed & 0xff; }
 
 /* acc += pm * 2^s (units of 2^-48), |pm| < 2^22, 0 <= s <= 58. The high
- * limb of the sign-extended pm * 2^s is pm >> (64 - s), written as two
- * shifts so that s = 0 needs no branch. */
+ * limb of the sign-extended pm * 2^s is floor(pm / 2^(64 - s)): a 32-bit
+ * arithmetic shift, by 31 at most (|pm| < 2^31, so any shift from 31 up
+ * gives the sign alone), which the GPU does in one instruction. */
 TP_FX void tp_fx_add(tp_fx128 *acc, int32_t pm, int s)
 {
     int64_t p = pm;
     uint64_t lo = (uint64_t)p << s;
-    int64_t hi = (p >> 1) >> (63 - s);
+    int down = 64 - s < 31 ? 64 - s : 31;
+    int64_t hi = (int64_t)(pm >> down);
     uint64_t sum = acc->lo + lo;
     acc->hi += hi + (int64_t)(sum < lo);
     acc->lo = sum;
