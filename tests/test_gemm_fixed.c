@@ -1,5 +1,6 @@
 /* Checks the GPU exact reference's arithmetic on the host, and the exact
  * provider hook of op "gemm" (oracles/gemm/gemm_exact_provider.h).
+ *  - tp_fx_pack on every finite binary16 value;
  *  - oracles/gemm/gemm_fixed.h is the very code the CUDA kernel runs
  *    (__host__ __device__); here it runs in the kernel's per-element order
  *    (k = 0 .. K-1) and must give, bit for bit, the CPU path's exact sum
@@ -260,9 +261,28 @@ static void hook_tests(void)
     tp_value_free(model);
 }
 
+/* Every finite binary16 value packs to m * 2^(e - 24) with |m| < 2^11 and
+ * 0 <= e <= 29, equal to it. */
+static void pack_all(void)
+{
+    long bad = 0;
+    for (unsigned h = 0; h < 65536; h++) {
+        if ((h & 0x7c00) == 0x7c00)
+            continue;
+        double v = tp_f16_to_double((uint16_t)h);
+        int32_t p = tp_fx_pack((float)v), m = tp_fx_mant(p);
+        int e = tp_fx_exp(p);
+        if (ldexp((double)m, e - 24) != v || e < 0 || e > 29 || m <= -2048 || m >= 2048)
+            bad++;
+    }
+    tap_ok(bad == 0, "tp_fx_pack: all 63488 finite binary16 values as m * 2^(e - 24), |m| < 2^11, 0 <= e <= 29 (%ld wrong)",
+           bad);
+}
+
 int main(void)
 {
     setenv("TP_CROSS_CHECK_SEED", "0x5eed", 1);
+    pack_all();
     shape_test("wide binades", 13, 17, 1000, g_wide);
     shape_test("wide binades, K = 8192", 3, 5, 8192, g_wide);
     shape_test("65504^2 products, one sign per row and column", 4, 4, 8192, g_max);
