@@ -10,6 +10,7 @@
 #include "cli/cmd_check.h"
 
 #include "cli/tp_check_tensors.h"
+#include "cli/tp_device_provider.h"
 #include "core/tp_dtype.h"
 #include "harness/tp_ci.h"
 #include "harness/tp_ghfmt.h"
@@ -23,7 +24,8 @@
 const char tp_check_usage[] =
     "       tolproof check --contract NAME|PLAN.json --input NAME=FILE.npy... --output NAME=FILE.npy...\n"
     "                      [--initial NAME=FILE.npy] [--model KEY=VALUE]... [--dim NAME=N]...\n"
-    "                      [--backend cuda|hip] [--json FILE] [--junit FILE] [--format text|github]\n";
+    "                      [--backend cuda|hip] [--json FILE] [--junit FILE] [--format text|github]\n"
+    "                      [--device]\n";
 
 /* A printf format: %s is the NumPy descrs of the dtype table. */
 static const char check_help[] =
@@ -57,12 +59,22 @@ static const char check_help[] =
     "        payloads and the sign of zero count.\n"
     "        An infinite or NaN input is bad input (named by tensor and element) unless the\n"
     "        op's model says how it propagates (embedding_fwd copies it).\n"
+    "        --device         exact sums of GEMMs (op gemm, transposes included) on the GPU:\n"
+    "                         128-bit fixed point in libtp_gemm_cuda.so next to this binary\n"
+    "                         (or $TP_GEMM_CUDA_LIB); a seeded sample of at least 1000\n"
+    "                         elements (all when fewer; seed from $TP_CROSS_CHECK_SEED, else\n"
+    "                         fresh) is compared with the CPU exact path, and a disagreement\n"
+    "                         is an error (exit 2) naming the element. The admitted intervals\n"
+    "                         are the CPU bound code's either way; the result gains an\n"
+    "                         exact_provider field (provider, device, sample, seed). No\n"
+    "                         library or no GPU: one line, exit 2. Other ops: CPU, said so.\n"
     "        Exit status: 0 every element within its bound, 1 a violation, 2 bad input.\n";
 
 /* Where the command writes its result, besides the text summary. */
 typedef struct {
     const char *json, *junit;
     int github; /* --format github */
+    int device; /* --device: the GPU exact provider */
 } check_outputs;
 
 static int parse_args(tp_check_request *a, check_outputs *out, int argc, char **argv)
@@ -71,6 +83,10 @@ static int parse_args(tp_check_request *a, check_outputs *out, int argc, char **
         const char *o = argv[i];
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
             return -1;
+        if (strcmp(o, "--device") == 0) {
+            out->device = 1;
+            continue;
+        }
         const char *opts[] = {"--contract", "--input", "--output", "--initial", "--model",
                               "--dim",      "--backend", "--json", "--junit",  "--format"};
         int k = -1;
@@ -134,7 +150,7 @@ int tp_check_main(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.backend = "cuda";
     a.summary = stdout;
-    check_outputs out = {NULL, NULL, 0};
+    check_outputs out = {NULL, NULL, 0, 0};
     int rc = parse_args(&a, &out, argc, argv);
     if (rc < 0) {
         tp_check_help(stdout);
@@ -151,8 +167,14 @@ int tp_check_main(int argc, char **argv)
         snprintf(dir, sizeof dir, "build/gen");
     a.plans_dir = dir;
     json_t *res = NULL;
-    if (rc == 0)
+    if (rc == 0 && out.device && tp_device_provider_load(argv[0], a.err, sizeof a.err) != 0)
+        rc = 2;
+    if (rc == 0) {
         rc = tp_check_tensors(&a, &res);
+        if (out.device && rc != 2 && !json_object_get(res, "exact_provider"))
+            printf("--device: op %s has no GPU exact provider: its references were computed on the CPU\n",
+                   json_string_value(json_object_get(res, "op")));
+    }
     if (rc == 2) {
         fprintf(stderr, "tolproof check: %s\n", a.err);
         res = tp_check_refusal(&a);

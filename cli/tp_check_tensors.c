@@ -434,6 +434,17 @@ static void print_summary(FILE *f, const json_t *res, const tp_plan *plan, const
     size_t i;
     json_t *s;
     json_array_foreach((json_t *)skipped, i, s) fprintf(f, "output %s: not given, not checked\n", json_string_value(s));
+    /* --device: who computed the exact sums, and the sample cross-check */
+    json_object_foreach(json_object_get(res, "exact_provider"), k, v)
+    {
+        const json_t *cc = json_object_get(v, "cross_check");
+        fprintf(f, "exact sums of %s: %s on %s in %.3f s; %lld of %lld elements (seed %s) cross-checked against the CPU "
+                   "exact path: %lld disagreements\n",
+                k, json_string_value(json_object_get(v, "provider")), json_string_value(json_object_get(v, "device")),
+                json_number_value(json_object_get(v, "seconds")), (long long)json_integer_value(json_object_get(cc, "sampled")),
+                (long long)json_integer_value(json_object_get(v, "elements")), json_string_value(json_object_get(cc, "seed")),
+                (long long)json_integer_value(json_object_get(cc, "disagreements")));
+    }
     fprintf(f, "verdict: %s\n", json_string_value(json_object_get(res, "verdict")));
 }
 

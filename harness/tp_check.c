@@ -5,6 +5,7 @@
 #include "core/tp_fp16.h"
 #include "core/tp_sha256.h"
 #include "harness/tp_diagnose.h"
+#include "oracles/common/tp_exact_log.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -267,6 +268,28 @@ static json_t *fill_json(const tp_plan *plan, const tp_case *c)
     return fill;
 }
 
+/* The case's "exact_provider" field: per output, who computed its exact
+ * values and how the sample cross-check against the CPU path went. Only
+ * present when a provider other than the CPU path ran (the device's word:
+ * a replay re-derives every element on the CPU instead, see
+ * cli/tp_replay.c). */
+static json_t *exact_provider_json(void)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < tp_exact_log_count(); i++) {
+        const tp_exact_check *x = tp_exact_log_get(i);
+        char seed[24];
+        snprintf(seed, sizeof seed, "0x%016llx", (unsigned long long)x->seed);
+        json_t *cc = json_pack("{s:I,s:s,s:s,s:I}", "sampled", (json_int_t)x->sampled, "seed", seed, "against",
+                               x->against, "disagreements", (json_int_t)x->disagreements);
+        json_object_set_new(o, x->output,
+                            json_pack("{s:s,s:s,s:s,s:I,s:f,s:o}", "provider", x->provider, "device", x->device,
+                                      "algorithm", x->algorithm, "elements", (json_int_t)x->elements, "seconds",
+                                      x->seconds, "cross_check", cc));
+    }
+    return o;
+}
+
 json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen)
 {
     return tp_check_case_given(plan, c, src, NULL, err, errlen);
@@ -287,6 +310,7 @@ json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case
         return NULL;
     json_t *outs = json_object();
     int pass = 1;
+    tp_exact_log_reset();
     for (int i = 0; i < c->ntensors; i++) {
         const tp_tensor *t = &c->tensors[i];
         if (plan->tensors[i].role != TP_ROLE_OUTPUT)
@@ -332,6 +356,8 @@ json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case
     json_object_set_new(result, "evidence", tp_statements_json(&said, TP_EVIDENCE));
     json_object_set_new(result, "non_claims", tp_statements_json(&said, TP_NON_CLAIM));
     tp_statements_free(&said);
+    if (tp_exact_log_count() > 0)
+        json_object_set_new(result, "exact_provider", exact_provider_json());
     return result;
 }
 

@@ -153,9 +153,23 @@ static int tp_gpu_context_lost(void)
     return hipDeviceSynchronize() != hipSuccess;
 }
 
+#ifdef TP_BACKEND_CUDA
+/* The exact GEMM sums on this GPU (oracles/gemm/gemm_exact_provider.h):
+ * the CUDA provider, compiled into the harness. */
+#include "oracles/gemm/gemm_exact_cuda.cu"
+#endif
+
 /* main of a generated harness. */
 static int tp_gpu_main(int argc, char **argv, const tp_harness_info *info, tp_gpu_launch_fn launch)
 {
+#ifdef TP_BACKEND_CUDA
+    /* op gemm's exact sums on the GPU, each case's sample cross-checked
+     * against the CPU path, unless TP_EXACT_PROVIDER=cpu. Opened at its
+     * first use, in the case's process (CUDA does not survive a fork). */
+    const char *want = getenv("TP_EXACT_PROVIDER");
+    if (!want || strcmp(want, "cpu") != 0)
+        tp_gemm_exact_provider_set(tp_gemm_exact_cuda_provider());
+#endif
     static const tp_device gpu = {
         tp_gpu_open,         tp_gpu_alloc,        tp_gpu_release,     tp_gpu_to_device,
         tp_gpu_to_host,      tp_gpu_synchronize,  tp_gpu_timer_create, tp_gpu_timer_release,

@@ -8,7 +8,13 @@
 #   gen/             the built plans (contract names resolve there)
 #   tolproof         the command, linked statically but for libc, for the
 #                    file-based timing the demo compares with
-# Run after `ninja lib`; the folder is about 15 MiB.
+#   libtp_gemm_cuda.so  the GPU exact provider `tolproof check --device`
+#                    loads from next to the binary (when nvcc built it:
+#                    `ninja gpu_provider`)
+#   harnesses/       the CUDA harnesses of gemm_fwd, gemm_bwd_a and
+#                    gemm_bwd_b when built (scripts/gpu_exact_check.sh runs
+#                    them; run them from a checkout, which has kernels/)
+# Run after `ninja lib`; the folder is about 15 MiB (35 with the harnesses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=build/carry
@@ -23,4 +29,8 @@ for l in $(ldd "$out/libtolproof.so" | awk '/=>/ {print $1}'); do
     case "$l" in libc.so.* | libm.so.* | ld-linux*) ;; *) cp -L "$(ldd "$out/libtolproof.so" | awk -v l="$l" '$1 == l {print $3}')" "$out/lib/" ;; esac
 done
 cp build/gen/*.plan.json "$out/gen/"
+[ -f build/libtp_gemm_cuda.so ] && cp build/libtp_gemm_cuda.so "$out/"
+for h in gemm_fwd gemm_bwd_a gemm_bwd_b; do
+    [ -x "build/harnesses/cuda/$h" ] && mkdir -p "$out/harnesses" && cp "build/harnesses/cuda/$h" "$out/harnesses/"
+done
 echo "build/carry: $(du -sh "$out" | cut -f1); libtolproof.so needs: $(ldd "$out/libtolproof.so" | awk '/=>/ {print $1}' | tr '\n' ' ')"

@@ -7,12 +7,17 @@
  * kernel can (KIND segv: the process crashes; abort: it prints why and
  * aborts, as ROCm does on a memory fault; lost: a sticky error that
  * loses the context; hang: it never returns; launch: an ordinary launch
- * error), for the supervisor's fault isolation (harness/tp_supervise.h). */
+ * error), for the supervisor's fault isolation (harness/tp_supervise.h).
+ * --exact-provider emulated sets op gemm's exact provider to the GPU's
+ * fixed-point arithmetic run on the host (tests/fixed_provider.h), as a
+ * CUDA harness does with the GPU; --exact-provider wrong=I makes element I
+ * of every GEMM output wrong by 2^-48, which its cross-check must catch. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
 #include "harness/tp_device.h"
 #include "tests/host_device.h" /* host memory, no timings: the device around cpu_launch */
+#include "tests/fixed_provider.h"
 #include "oracles/layernorm/layernorm_model.h" /* tp_ln_rsqrt_rn: a correctly rounded rsqrtf */
 
 #include <limits.h>
@@ -602,7 +607,7 @@ int main(int argc, char **argv)
         return list_ops();
     if (argc < 3) {
         fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant|no_device] "
-                        "[--fault segv|abort|lost|hang|launch=CASE]... [harness options...]\n       tool_emulate --ops\n");
+                        "[--fault segv|abort|lost|hang|launch=CASE]... [--exact-provider emulated|wrong=INDEX] [harness options...]\n       tool_emulate --ops\n");
         return 2;
     }
     FILE *f = fopen(argv[1], "rb");
@@ -626,7 +631,16 @@ int main(int argc, char **argv)
     for (int i = 3; i < argc && hargc < 62; i++) {
         if (strcmp(argv[i], "--mutant") == 0 && i + 1 < argc)
             emu_mutant = argv[++i];
-        else if (strcmp(argv[i], "--fault") == 0 && i + 1 < argc) {
+        else if (strcmp(argv[i], "--exact-provider") == 0 && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (strncmp(v, "wrong=", 6) == 0)
+                fixed_provider_wrong_at = atol(v + 6);
+            else if (strcmp(v, "emulated") != 0) {
+                fprintf(stderr, "--exact-provider %s: expected emulated or wrong=INDEX\n", v);
+                return 2;
+            }
+            tp_gemm_exact_provider_set(&fixed_provider);
+        } else if (strcmp(argv[i], "--fault") == 0 && i + 1 < argc) {
             if (parse_fault(argv[++i]) != 0)
                 return 2;
         } else

@@ -31,6 +31,7 @@
  * This bound is NOT covered by the WP T3 proof of oracles/dot_fp32.c,
  * which is for round-to-nearest; results under it say so. */
 #include "oracles/gemm/proven/gemm.h"
+#include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -131,6 +132,20 @@ static void admitted(const tp_format *out, int64_t n, int K, int faith, const do
     free(e);
 }
 
+/* The CPU path (tp_gemm_cpu_fn): exact sums hi + lo and sum|a b| of every
+ * element. */
+static void cpu_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *absum)
+{
+    /* Row blocks are independent, so the reference parallelises without
+     * changing a single bit of its result. */
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int r0 = 0; r0 < M; r0 += 16) {
+        int rows = M - r0 < 16 ? M - r0 : 16;
+        tp_gemm_exact(rows, N, K, a + (size_t)r0 * K, b, hi + (size_t)r0 * N, lo + (size_t)r0 * N);
+        tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
+    }
+}
+
 static int gemm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                           size_t errlen)
 {
@@ -171,14 +186,10 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
         goto out;
     }
-    /* Row blocks are independent, so the reference parallelises without
-     * changing a single bit of its result. */
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int r0 = 0; r0 < M; r0 += 16) {
-        int rows = M - r0 < 16 ? M - r0 : 16;
-        tp_gemm_exact(rows, N, K, a + (size_t)r0 * K, b, hi + (size_t)r0 * N, lo + (size_t)r0 * N);
-        tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
-    }
+    /* From an exact provider (a GPU) when one is set, its sample
+     * cross-checked against cpu_sums; else from cpu_sums. */
+    if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, absum, cpu_sums, err, errlen) != 0)
+        goto out;
     admitted(tp_format_of(C->dtype), (int64_t)n, K, faithful(model), hi, lo, absum, ref);
     rc = 0;
 out:

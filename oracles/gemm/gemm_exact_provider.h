@@ -1,0 +1,78 @@
+/* Where op "gemm" gets its exact sums: a pluggable "exact provider".
+ *
+ * By default (no provider set) op_gemm.c computes them on the CPU with the
+ * WP-proven split-double code (oracles/gemm/proven/gemm.c). A provider
+ * computes the same quantities elsewhere, today on a CUDA GPU
+ * (oracles/gemm/gemm_exact_cuda.cu: linked into CUDA harnesses, and
+ * build/libtp_gemm_cuda.so, which `tolproof check --device` loads). Its
+ * results are trusted only after a cross-check: every call compares a
+ * seeded random sample of at least TP_GEMM_CROSS_CHECK_MIN elements (all
+ * when fewer) with the CPU path (op_gemm.c's own, passed in), and any disagreement is an error, never a
+ * verdict. The admitted intervals are computed from the sums by the same
+ * CPU bound code either way.
+ *
+ * The struct is the ABI between the runtime (C, gcc) and a provider built
+ * by nvcc: plain C types only. */
+#ifndef TP_GEMM_EXACT_PROVIDER_H
+#define TP_GEMM_EXACT_PROVIDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TP_GEMM_CROSS_CHECK_MIN 1000
+
+typedef struct tp_gemm_exact_provider {
+    const char *name;      /* "cuda" */
+    const char *algorithm; /* one sentence: how it computes the sums */
+    /* For the row-major M x K matrix a and K x N matrix b of binary16
+     * values widened to float: hi[i*N+j] + lo[i*N+j] = sum_k a[i*K+k] *
+     * b[k*N+j] exactly, as the normalized double-double (hi = RN(S), lo =
+     * S - hi), and absum[i*N+j] = the double tp_gemm_abs gives (k in order,
+     * each |a b| added with one rounding to nearest). 0, or -1 with one
+     * line in err. */
+    int (*sums)(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *absum,
+                char *err, size_t errlen);
+    /* The device the last sums ran on, for the record. */
+    const char *(*device)(void);
+} tp_gemm_exact_provider;
+
+/* The provider op "gemm" uses from now on; NULL: the CPU path. */
+void tp_gemm_exact_provider_set(const tp_gemm_exact_provider *p);
+const tp_gemm_exact_provider *tp_gemm_exact_provider_get(void);
+
+/* The seed of the cross-check samples: TP_CROSS_CHECK_SEED from the
+ * environment when set (decimal or 0x hex), else fresh for each process
+ * (time and pid). Reported with every cross-check. */
+uint64_t tp_gemm_cross_check_seed(void);
+
+/* op gemm's CPU path: hi + lo = the exact sum (any exact pair), absum =
+ * sum|a b| as tp_gemm_abs gives it, for all M*N elements. */
+typedef void (*tp_gemm_cpu_fn)(int M, int N, int K, const float *a, const float *b, double *hi, double *lo,
+                               double *absum);
+
+/* The hook op_gemm.c calls for its exact sums. With no provider set: cpu
+ * for all elements. With one: the provider for all elements, then a
+ * sample cross-checked against cpu on those elements (the four corners
+ * and TP_GEMM_CROSS_CHECK_MIN distinct others, or every element when
+ * there are at most that many; seed tp_gemm_cross_check_seed()), logged
+ * for the output named (oracles/common/tp_exact_log.h). Either way the
+ * pairs end normalized (tp_gemm_exact_normalize). 0, or -1 with err set
+ * when the provider fails or any sampled element differs in hi, lo or
+ * absum (err names the first: output[i, j], both values). */
+int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, const float *b, double *hi,
+                       double *lo, double *absum, tp_gemm_cpu_fn cpu, char *err, size_t errlen);
+
+/* hi[i], lo[i] <- the normalized double-double of hi[i] + lo[i] (TwoSum:
+ * exact, hi = RN(hi + lo)). Applied to the CPU path's split-double pairs,
+ * so that the bound code sees the same two doubles whichever way S was
+ * computed (a run's results do not depend on it). */
+void tp_gemm_exact_normalize(size_t n, double *hi, double *lo);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The exact provider of op gemm (oracles/gemm/gemm_exact_provider.h)
+# without a GPU: `tolproof check --device` fails with one line and exit 2
+# when the library is missing, is not the provider, or finds no GPU; the
+# GPU's fixed-point arithmetic run on the host as a provider
+# (tests/tool_emulate --exact-provider emulated) gives results equal to
+# the CPU path's apart from the "exact_provider" field (provider, sample
+# of min(n, 1000) + 4 corners, seed, 0 disagreements), for gemm_fwd and
+# both transposed backward contracts, and the run replays; a provider
+# wrong in one element is an error naming it, not a verdict.
+set -u
+cd "$(dirname "$0")/.."
+tp=build/tolproof emu=build/tests/tool_emulate
+. tests/tap.sh
+py=/usr/bin/python3
+
+"$tp" check --help | grep -q -- "--device"; ok $? "tolproof check --help describes --device"
+
+# tensors for op gemm (no NumPy needed: written by the emulated harness's --dump-inputs)
+"$emu" build/gen/gemm_fwd.plan.json "$tmp/dump" --case ragged_100x37x250 --dump-inputs >/dev/null 2>&1
+ok $? "an emulated run writes a GEMM case's inputs and outputs"
+d=$tmp/dump/outputs/ragged_100x37x250
+args=(--contract gemm_fwd --input "A=$d/input_A.npy" --input "B=$d/input_B.npy" --output "C=$d/C.npy")
+"$tp" check "${args[@]}" --json "$tmp/cpu.json" >/dev/null 2>&1 &&
+    $py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["verdict"]=="pass" and "exact_provider" not in r' "$tmp/cpu.json"
+ok $? "without --device: the CPU path, no exact_provider field"
+
+TP_GEMM_CUDA_LIB=$tmp/none.so "$tp" check "${args[@]}" --device --json "$tmp/none.json" >"$tmp/none.out" 2>"$tmp/none.err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/none.err")" = 1 ] && grep -q "^tolproof check: --device: cannot load the GPU exact provider $tmp/none.so" "$tmp/none.err" &&
+    $py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["verdict"]=="refused" and "--device" in r["reason"]' "$tmp/none.json"
+ok $? "--device without the library: exit 2 ($rc), one line: $(cat "$tmp/none.err")"
+
+TP_GEMM_CUDA_LIB=$PWD/build/libtolproof.so "$tp" check "${args[@]}" --device >"$tmp/other.out" 2>"$tmp/other.err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/other.err")" = 1 ] && grep -q "has no tp_gemm_exact_cuda_open" "$tmp/other.err"
+ok $? "--device with a library that is not the provider: exit 2 ($rc), one line: $(cat "$tmp/other.err")"
+
+if [ -f build/libtp_gemm_cuda.so ] && [ ! -e /dev/nvidia0 ]; then
+    "$tp" check "${args[@]}" --device >"$tmp/nogpu.out" 2>"$tmp/nogpu.err"
+    rc=$?
+    [ $rc = 2 ] && [ "$(wc -l <"$tmp/nogpu.err")" = 1 ] && grep -q "^tolproof check: --device: no GPU: " "$tmp/nogpu.err"
+    ok $? "--device with build/libtp_gemm_cuda.so (nvcc) on a machine without a GPU: exit 2 ($rc), one line: $(cat "$tmp/nogpu.err")"
+else
+    ok 0 "# SKIP --device without a GPU: no build/libtp_gemm_cuda.so here (no nvcc), or a GPU is present"
+fi
+
+# --device through a stand-in library with the GPU's arithmetic on the host
+emu_lib=$PWD/build/tests/libtp_gemm_emulated.so
+TP_CROSS_CHECK_SEED=12345 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device --json "$tmp/dev.json" >"$tmp/dev.out" 2>&1
+rc=$?
+$py -c 'import json,sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+x = b.pop("exact_provider")["C"]
+assert a == b, "results differ"
+assert x["provider"] == "emulated" and x["elements"] == 3700 and x["cross_check"]["sampled"] == 1004, x
+assert x["cross_check"]["seed"] == "0x%016x" % 12345 and x["cross_check"]["disagreements"] == 0, x' "$tmp/cpu.json" "$tmp/dev.json" &&
+    [ $rc = 0 ] && grep -q "^exact sums of C: emulated on host emulation in .* s; 1004 of 3700 elements (seed 0x0000000000003039) cross-checked against the CPU exact path: 0 disagreements$" "$tmp/dev.out"
+ok $? "--device (stand-in library): exit 0 ($rc), the CPU path's result plus exact_provider (1004 of 3700 sampled, seed 12345, 0 disagreements), said in the summary"
+TP_EMULATED_WRONG_AT=3699 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device >"$tmp/devbad.out" 2>"$tmp/devbad.err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/devbad.err")" = 1 ] && grep -q "disagrees with the CPU exact path at C\[99, 36\]" "$tmp/devbad.err"
+ok $? "--device, the provider wrong by 2^-48 in C[99, 36] (a corner): exit 2 ($rc), one line naming it: $(cut -c1-160 "$tmp/devbad.err")"
+
+# compare.py CPU GPU SEED: equal apart from exact_provider, which the GPU
+# run has for every judged case, with the sample's size and seed
+cat >"$tmp/compare.py" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+seed = "0x%016x" % int(sys.argv[3], 0)
+bad = []
+if len(a["cases"]) != len(b["cases"]):
+    bad.append("case counts differ")
+for ca, cb in zip(a["cases"], b["cases"]):
+    xp = cb.pop("exact_provider", None)
+    if ca != cb:
+        bad.append(ca["case"] + ": differs")
+    for out, x in (xp or {}).items():
+        cc = x["cross_check"]
+        want = x["elements"] if x["elements"] <= 1000 else 1004
+        if (x["provider"], cc["sampled"], cc["seed"], cc["disagreements"]) != ("emulated", want, seed, 0):
+            bad.append(f"{ca['case']}/{out}: {x}")
+    if not xp and ca["verdict"] in ("pass", "fail"):
+        bad.append(ca["case"] + ": no exact_provider")
+print("; ".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+for c in gemm_fwd gemm_bwd_a gemm_bwd_b; do
+    cases=$($py -c 'import json,sys; print(" ".join("--case " + c["name"] for c in json.load(open(sys.argv[1]))["cases"] if c["dims"].get("M", 0) * c["dims"].get("N", 0) * c["dims"].get("K", 0) <= 2**24))' "build/gen/$c.plan.json")
+    "$emu" "build/gen/$c.plan.json" "$tmp/cpu_$c" $cases >/dev/null 2>&1
+    rc_cpu=$?
+    TP_CROSS_CHECK_SEED=0x5eed "$emu" "build/gen/$c.plan.json" "$tmp/fx_$c" $cases --exact-provider emulated >/dev/null 2>&1
+    rc_fx=$?
+    msg=$($py "$tmp/compare.py" "$tmp/cpu_$c/results.json" "$tmp/fx_$c/results.json" 0x5eed 2>&1)
+    [ $rc_cpu = 0 ] && [ $rc_fx = 0 ] && [ "$msg" = ok ]
+    ok $? "$c: the fixed-point provider's run equals the CPU path's but for exact_provider (seed 0x5eed, 0 disagreements): $msg"
+    "$tp" replay "$tmp/fx_$c" >"$tmp/replay_$c.log"
+    ok $? "$c: the provider's run replays on the CPU path ($(tail -1 "$tmp/replay_$c.log"))"
+done
+
+"$emu" build/gen/gemm_fwd.plan.json "$tmp/wrong" --case normal_64 --case tiny_1x1x1 --exact-provider wrong=0 >/dev/null 2>&1
+rc=$?
+$py -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+assert len(r["cases"]) == 2
+for c in r["cases"]:
+    assert c["verdict"] == "error" and c["by"] == "checker", c
+    assert "exact provider emulated disagrees with the CPU exact path at C[0, 0]" in c["reason"], c' "$tmp/wrong/results.json"
+[ $? = 0 ] && [ $rc = 2 ]; ok $? "a provider wrong by 2^-48 in C[0, 0]: each case an error by the checker naming C[0, 0], exit 2 ($rc)"
+
+tap_end
