@@ -1,5 +1,5 @@
-(* The axioms tolproof trusts about binary32 (and, below, binary64) arithmetic,
-   proved here from Flocq: the standard model of rounding to nearest-even,
+(* The one axiom tolproof trusts about binary32 arithmetic, proved here from
+   Flocq: the standard model of rounding to nearest-even,
 
        |round(z) - z| <= 2^-24 |z| + 2^-150     for |z| <= largest float.
 
@@ -58,7 +58,8 @@ Qed.
 Print Assumptions std_model_binary32.
 
 (* The same standard model for binary64 (oracles/common/proven/std_model64.acsl,
-   axiom Std_Model_Binary64 over \round_double(\NearestEven, z)):
+   lemma Std_Model_Binary64 over \round_double(\NearestEven, z), which WP
+   proves from Why3's Float64.round_bound_ne; this is a cross-check):
        |round(z) - z| <= 2^-53 |z| + 2^-1075     for |z| <= largest double.
    Binary64 round-to-nearest-even below overflow is Flocq's rounding in
    FLT_exp (-1074) 53, as above. *)

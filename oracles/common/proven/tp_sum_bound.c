@@ -20,30 +20,36 @@
   @ requires range: 0.0 <= x + y <= 0x1p100;
   @ assigns \nothing;
   @ ensures finite: \is_finite(\result);
-  @ ensures lower: (x + y) - 0x1p-53 * (x + y) - 0x1p-1075 <= \result;
-  @ ensures upper: \result <= (x + y) + 0x1p-53 * (x + y) + 0x1p-1075;
+  @ ensures nonneg: 0.0 <= \result;
+  @ ensures lower: (x + y) - 0x1p-53 * (x + y) - 0x1p-1074 / 2 <= \result;
+  @ ensures upper: \result <= (x + y) + 0x1p-53 * (x + y) + (0x1p-1074 / 2);
   @*/
 static double add_pos(double x, double y)
 {
     const double r = x + y;
     /*@ assert rounded: r == \round_double(\NearestEven, x + y); */
+    /*@ assert nonneg: 0.0 <= \round_double(\NearestEven, x + y); */
     return r;
 }
 
-/* RN(x * y) of nonnegative x, y. */
+/* RN(x * y) of nonnegative x, y, stated over the atom pmul(x, y)
+ * (tp_sum_bound.acsl) so that the callers' uses stay linear. */
 /*@ requires finite: \is_finite(x) && \is_finite(y);
-  @ requires range: 0.0 <= x * y <= 0x1p100;
+  @ requires range: 0.0 <= pmul(x, y) <= 0x1p100;
   @ assigns \nothing;
   @ ensures finite: \is_finite(\result);
-  @ ensures lower: x * y - 0x1p-53 * (x * y) - 0x1p-1075 <= \result;
-  @ ensures upper: \result <= x * y + 0x1p-53 * (x * y) + 0x1p-1075;
+  @ ensures nonneg: 0.0 <= \result;
+  @ ensures lower: pmul(x, y) - 0x1p-53 * pmul(x, y) - 0x1p-1074 / 2 <= \result;
+  @ ensures upper: \result <= pmul(x, y) + 0x1p-53 * pmul(x, y) + (0x1p-1074 / 2);
   @*/
 static double mul_pos(double x, double y)
 {
+    /*@ assert atom: pmul(x, y) == x * y; */
     /*@ assert in_range: rabs(x * y) <= 0x1p100; */
     const double r = x * y;
     /*@ assert rounded: r == \round_double(\NearestEven, x * y); */
-    /*@ assert model: rabs(r - x * y) <= 0x1p-53 * rabs(x * y) + 0x1p-1075; */
+    /*@ assert model: rabs(r - x * y) <= 0x1p-53 * rabs(x * y) + (0x1p-1074 / 2); */
+    /*@ assert nonneg: 0.0 <= \round_double(\NearestEven, x * y); */
     return r;
 }
 
@@ -52,7 +58,7 @@ static double mul_pos(double x, double y)
   @ requires range: rabs(x + y) <= 0x1p100;
   @ assigns \nothing;
   @ ensures finite: \is_finite(\result);
-  @ ensures err: rabs(\result - (x + y)) <= 0x1p-53 * rabs(x + y) + 0x1p-1075;
+  @ ensures err: rabs(\result - (x + y)) <= 0x1p-53 * rabs(x + y) + (0x1p-1074 / 2);
   @*/
 static double add_any(double x, double y)
 {
@@ -66,7 +72,7 @@ static double add_any(double x, double y)
   @ requires range: rabs(x - y) <= 0x1p100;
   @ assigns \nothing;
   @ ensures finite: \is_finite(\result);
-  @ ensures err: rabs(\result - (x - y)) <= 0x1p-53 * rabs(x - y) + 0x1p-1075;
+  @ ensures err: rabs(\result - (x - y)) <= 0x1p-53 * rabs(x - y) + (0x1p-1074 / 2);
   @*/
 static double sub_any(double x, double y)
 {
@@ -82,7 +88,7 @@ static double sub_any(double x, double y)
   @ requires out: \valid(s) && \valid(e) && \separated(s, e);
   @ assigns *s, *e;
   @ ensures s_finite: \is_finite(*s) && \is_finite(*e);
-  @ ensures s_err: rabs(*s - (hi + lo)) <= 0x1p-53 * rabs(hi + lo) + 0x1p-1075;
+  @ ensures s_err: rabs(*s - (hi + lo)) <= 0x1p-53 * rabs(hi + lo) + (0x1p-1074 / 2);
   @ ensures s_range: rabs(*s) <= 0x1p62;
   @ ensures e_range: 0.0 <= *e <= 0x1p62;
   @ ensures e_big: *e - 0x1p-53 * *e >= dot_c * rmul(n, ahi + alo) + n * dot_eta + 0x1p-51 * rabs(*s) + 0x1p-1070;
@@ -92,13 +98,26 @@ static void half_width(double hi, double lo, double ahi, double alo, double n, d
 {
     const double a = add_pos(ahi, alo);
     /*@ assert a_range: 0.0 <= a <= 0x1p62; */
+    /*@ assert a_atom: pmul(a, TP_SUM_C1) == TP_SUM_C1 * a; */
     const double p = mul_pos(a, TP_SUM_C1);
     /*@ assert p_range: 0.0 <= p <= 0x1p40; */
-    /*@ assert np_range: 0.0 <= rmul(n, p) <= 0x1p60; */
+    /* n p within 2^60: monotonicity between the atoms at 0, p and 2^40. */
+    /*@ assert np_low: pmul(n, 0.0) <= pmul(n, p); */
+    /*@ assert np_high: pmul(n, p) <= pmul(n, 0x1p40); */
+    /*@ assert np_zero: pmul(n, 0.0) == 0.0; */
+    /*@ assert np_top: pmul(n, 0x1p40) == n * 0x1p40; */
+    /*@ assert np_range: 0.0 <= pmul(n, p) <= 0x1p60; */
     const double q = mul_pos(n, p);
-    /*@ assert na: rmul(n, a) >= rmul(n, ahi + alo) - 0x1p-53 * rmul(n, ahi + alo) - n * 0x1p-1075; */
-    /*@ assert np: rmul(n, p) >= TP_SUM_C1 * rmul(n, a) - 0x1p-53 * TP_SUM_C1 * rmul(n, a) - n * 0x1p-1075; */
+    /* n a >= n RN-lower(A) and n p >= n RN-lower(C1 a): Pmul_Mono at the
+     * rounding's lower end, then Pmul_Sum / Pmul_Prod expand that end. */
+    /*@ assert na_mono: pmul(n, (ahi + alo) - 0x1p-53 * (ahi + alo) - 0x1p-1074 / 2) <= pmul(n, a); */
+    /*@ assert na: pmul(n, a) >= pmul(n, ahi + alo) - 0x1p-53 * pmul(n, ahi + alo) - n * (0x1p-1074 / 2); */
+    /*@ assert np_mono: pmul(n, TP_SUM_C1 * a - 0x1p-53 * (TP_SUM_C1 * a) - 0x1p-1074 / 2) <= pmul(n, p); */
+    /*@ assert np: pmul(n, p) >= TP_SUM_C1 * pmul(n, a) - 0x1p-53 * TP_SUM_C1 * pmul(n, a) - n * (0x1p-1074 / 2); */
+    /*@ assert na_atom: pmul(n, ahi + alo) == rmul(n, ahi + alo); */
+    /*@ assert na_pos: pmul(n, 0.0) <= pmul(n, ahi + alo); */
     /*@ assert q_low: q >= dot_c * rmul(n, ahi + alo) + 0x1p-42 * dot_c * rmul(n, ahi + alo) - 0x1p-1050; */
+    /*@ assert w_atom: pmul(n, 0x1p-147) == n * 0x1p-147; */
     const double w = mul_pos(n, 0x1p-147);
     const double r = add_pos(q, w);
     /*@ assert r_low: r >= dot_c * rmul(n, ahi + alo) + 2 * n * dot_eta - 0x1p-1049; */
@@ -106,6 +125,7 @@ static void half_width(double hi, double lo, double ahi, double alo, double n, d
     const double sum = add_any(hi, lo);
     const double as = sum < 0.0 ? -sum : sum;
     /*@ assert as_abs: as == rabs(sum); */
+    /*@ assert g_atom: pmul(as, 0x1p-50) == 0x1p-50 * as; */
     const double g = mul_pos(as, 0x1p-50);
     const double g2 = add_pos(g, 0x1p-1000);
     /*@ assert g2_low: g2 >= 0x1p-50 * rabs(sum) - 0x1p-100 * rabs(sum) + 0x1p-1001; */
