@@ -13,6 +13,9 @@
  *     a dot rounded to binary16, a dot that loses a term. The all-zero
  *     softmax of a vocabulary row passes the pilot's 1e-2 claim and fails
  *     the admitted interval.
+ *  4. Rows of 262144 elements (the long-row constant of the sum bound):
+ *     sound against MPFR on correct emulations, errors beyond the bound
+ *     caught, 262145 refused.
  * Build with -ffp-contract=off: the emulations must round where C says. */
 #include "oracles/softmax/proven/softmax.h"
 #include "tests/model_json.h"
@@ -539,6 +542,145 @@ static void test_softmax_xent_bwd(void)
     tp_value_free(model);
 }
 
+/* ---- rows up to 262144 (issue 10): the long-row constant of the sum bound */
+
+/* Rows longer than 65536 use the bound's long-row constant 2^-24*(1+2^-6+2^-11)
+ * (oracles/gemm/proven/gemm.h): at n = 262144, correct emulations of both
+ * kernels (sequential, pairwise and 256-thread tree orders; fmaf and
+ * mul+add for the dot) stay inside the admitted intervals, the exact values
+ * agree with MPFR, errors beyond the bound are caught, and n = 262145 is
+ * refused with the limit named. */
+static void test_long_rows(void)
+{
+    enum { N = 262144 };
+    char err[512];
+    const int orders[3] = {0, 3, 4};
+    const tp_op *fwd = tp_op_find("softmax_fwd"), *bwd = tp_op_find("softmax_xent_bwd");
+    tp_value *mf = model_of(json_loads("{\"arithmetic\":\"fp32\",\"order\":\"any\",\"intermediate\":\"binary16\","
+                                       "\"output_rounding\":\"nearest\",\"expf_ulp\":{\"cuda\":2}}",
+                                       0, NULL)),
+             *mb = model_of(json_loads("{\"accumulation\":\"fp32\",\"order\":\"any\",\"fma\":\"any\","
+                                       "\"output_rounding\":\"nearest\"}",
+                                       0, NULL));
+    mpfr_t t;
+    mpfr_init2(t, 600);
+
+    /* softmax_fwd, 2 x 262144 */
+    const char *fn[2] = {"x", "y"}, *ff[1] = {"normal(0, 2)"};
+    tp_case *c = make_case(2, N, 1, fn, ff, 900);
+    tp_ref *ref = malloc((size_t)2 * N * sizeof *ref);
+    int rc = c ? fwd->reference(mf, c, "y", ref, err, sizeof err) : -1;
+    if (tap_ok(rc == 0, "softmax_fwd 2x262144: reference computed%s%s", rc ? ": " : "", rc ? err : "")) {
+        mpfr_t *y = malloc((size_t)N * sizeof *y);
+        for (int j = 0; j < N; j++)
+            mpfr_init2(y[j], 256);
+        mpfr_softmax_row(N, (const uint16_t *)c->tensors[0].data, y);
+        long outside = 0;
+        for (int j = 0; j < N; j++)
+            outside += mpfr_cmp_d(y[j], ref[j].exact_lo) < 0 || mpfr_cmp_d(y[j], ref[j].exact_hi) > 0;
+        for (int j = 0; j < N; j++)
+            mpfr_clear(y[j]);
+        free(y);
+        tap_ok(outside == 0, "softmax_fwd 2x262144: exact enclosures contain the 256-bit MPFR softmax (%ld outside)",
+               outside);
+        long bad = 0;
+        double worst = 0;
+        for (int o = 0; o < 3; o++) {
+            double ratio;
+            softmax_emulate(c, orders[o], o == 2 ? 9 : 0, FWD_OK, t);
+            bad += violations(&c->tensors[1], ref, &ratio);
+            worst = ratio > worst ? ratio : worst;
+        }
+        tap_ok(bad == 0, "softmax_fwd 2x262144: correct emulations (sequential, pairwise, 256-tree + expf jitter) "
+                         "never violate (largest err/bound %.3g)", worst);
+        /* the long-row bound admits about n*C(n) = 1.6% around the row sum:
+         * outputs 4% too large (a row sum that lost 4% of its mass) fail */
+        uint16_t *y16 = (uint16_t *)c->tensors[1].data;
+        for (int j = 0; j < 2 * N; j++)
+            y16[j] = tp_f16_from_float(h2f(y16[j]) * 1.04f);
+        tap_ok(violations(&c->tensors[1], ref, NULL) > 0, "softmax_fwd 2x262144: outputs 4%% too large are caught");
+    }
+    free(ref);
+    if (c)
+        free_case(c);
+    c = make_case(1, N + 1, 1, fn, ff, 901);
+    ref = malloc((size_t)(N + 1) * sizeof *ref);
+    rc = c ? fwd->reference(mf, c, "y", ref, err, sizeof err) : 0;
+    tap_ok(rc != 0 && strstr(err, "262144") != NULL, "softmax_fwd 1x262145: refused, naming the limit (%s)",
+           rc ? err : "accepted");
+    free(ref);
+    if (c)
+        free_case(c);
+
+    /* softmax_xent_bwd, 2 x 262144: D needs 33 chunks of tp_row_dot_exact */
+    const char *bn[3] = {"s", "g", "gi"}, *bf[2] = {"uniform(0, 0.0000076)", "normal(0, 1)"};
+    c = make_case(2, N, 2, bn, bf, 902);
+    ref = malloc((size_t)2 * N * sizeof *ref);
+    rc = c ? bwd->reference(mb, c, "gi", ref, err, sizeof err) : -1;
+    if (tap_ok(rc == 0, "softmax_xent_bwd 2x262144: reference computed%s%s", rc ? ": " : "", rc ? err : "")) {
+        long wrong = 0;
+        mpfr_t D;
+        mpfr_init2(D, 600);
+        for (int r = 0; r < 2; r++) {
+            const uint16_t *s = (const uint16_t *)c->tensors[0].data + (size_t)r * N,
+                           *g = (const uint16_t *)c->tensors[1].data + (size_t)r * N;
+            mpfr_set_zero(D, 1);
+            for (int j = 0; j < N; j++) {
+                mpfr_set_d(t, tp_f16_to_double(s[j]), MPFR_RNDN);
+                mpfr_mul_d(t, t, tp_f16_to_double(g[j]), MPFR_RNDN);
+                mpfr_add(D, D, t, MPFR_RNDN);
+            }
+            for (int j = 0; j < N; j++) {
+                mpfr_set_d(t, tp_f16_to_double(g[j]), MPFR_RNDN);
+                mpfr_sub(t, t, D, MPFR_RNDN);
+                mpfr_mul_d(t, t, tp_f16_to_double(s[j]), MPFR_RNDN);
+                const tp_ref *q = &ref[(size_t)r * N + j];
+                wrong += mpfr_get_d(t, MPFR_RNDN) != q->exact || mpfr_cmp_d(t, q->exact_lo) < 0 ||
+                         mpfr_cmp_d(t, q->exact_hi) > 0;
+            }
+        }
+        mpfr_clear(D);
+        tap_ok(wrong == 0, "softmax_xent_bwd 2x262144: exact = RN64 of the 600-bit MPFR value, enclosed (%ld wrong)",
+               wrong);
+        long bad = 0;
+        for (int o = 0; o < 3; o++)
+            for (int fma = 0; fma < 2; fma++) {
+                xent_emulate(c, o == 0 ? 0 : o + 2, fma, BWD_OK); /* sequential, 256-tree, 32-tree */
+                bad += violations(&c->tensors[2], ref, NULL);
+            }
+        tap_ok(bad == 0, "softmax_xent_bwd 2x262144: correct emulations (3 orders x {fmaf, mul+add}) never violate");
+        /* a dot off by 0.1, eight times the long-row bound's e ~ 0.013 here */
+        float *sf = malloc((size_t)N * sizeof *sf), *gf = malloc((size_t)N * sizeof *gf);
+        for (int r = 0; r < 2; r++) {
+            const uint16_t *s = (const uint16_t *)c->tensors[0].data + (size_t)r * N,
+                           *g = (const uint16_t *)c->tensors[1].data + (size_t)r * N;
+            uint16_t *gi = (uint16_t *)c->tensors[2].data + (size_t)r * N;
+            for (int j = 0; j < N; j++)
+                sf[j] = h2f(s[j]), gf[j] = h2f(g[j]);
+            const float dot = dot_order(0, N, gf, sf, 1) + 0.1f;
+            for (int j = 0; j < N; j++)
+                gi[j] = tp_f16_from_float(sf[j] * (gf[j] - dot));
+        }
+        free(sf);
+        free(gf);
+        tap_ok(violations(&c->tensors[2], ref, NULL) > 0, "softmax_xent_bwd 2x262144: a dot off by 0.1 is caught");
+    }
+    free(ref);
+    if (c)
+        free_case(c);
+    c = make_case(1, N + 1, 2, bn, bf, 903);
+    ref = malloc((size_t)(N + 1) * sizeof *ref);
+    rc = c ? bwd->reference(mb, c, "gi", ref, err, sizeof err) : 0;
+    tap_ok(rc != 0 && strstr(err, "262144") != NULL, "softmax_xent_bwd 1x262145: refused, naming the limit (%s)",
+           rc ? err : "accepted");
+    free(ref);
+    if (c)
+        free_case(c);
+    mpfr_clear(t);
+    tp_value_free(mf);
+    tp_value_free(mb);
+}
+
 int main(void)
 {
     /* a fixed random permutation of 0..65535 (Fisher-Yates, SplitMix64) */
@@ -557,5 +699,6 @@ int main(void)
     test_row_oracles();
     test_softmax_fwd();
     test_softmax_xent_bwd();
+    test_long_rows();
     return tap_done();
 }

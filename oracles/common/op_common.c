@@ -1,4 +1,5 @@
 #include "oracles/common/op_common.h"
+#include "oracles/gemm/proven/gemm.h"
 
 #include <fenv.h>
 #include <stdlib.h>
@@ -59,4 +60,9 @@ void tp_bound_shrink(double exact, double *lo, double *hi)
         *lo = exact - bound_scale * (exact - *lo);
     if (*hi > exact)
         *hi = exact + bound_scale * (*hi - exact);
+}
+
+const char *tp_sum_c_text(long long n)
+{
+    return n <= TP_DOT_N_MAX ? "2^-24*(1+2^-7)" : "2^-24*(1+2^-6+2^-11)";
 }

@@ -30,4 +30,10 @@ const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name,
  * calls the setter. */
 void tp_bound_scale_set_for_test(double s);
 void tp_bound_shrink(double exact, double *lo, double *hi);
+
+/* The constant of the fp32 sum bound n*C(n)*sum|terms| + n*2^-149 for a sum
+ * of n terms, as the ops' statements write it: "2^-24*(1+2^-7)" up to
+ * TP_DOT_N_MAX terms, "2^-24*(1+2^-6+2^-11)" above (oracles/gemm/proven/gemm.h,
+ * TP_DOT_C_OF, derives both). */
+const char *tp_sum_c_text(long long n);
 #endif

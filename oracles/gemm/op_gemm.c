@@ -7,10 +7,13 @@
  * fma = "any" | "yes" | "no". The kernel's fp32 sum of K exact products
  * satisfies, in any order and with or without FMA,
  *     |s - S| <= e = K*TP_DOT_C*sum|a_k b_k| + K*TP_DOT_ETA
- * (oracles/dot_fp32.c proves it for the sequential orders under the
- * standard model of binary32 rounding). The binary16 output RN16(s) then
- * lies in [RN16(S - e), RN16(S + e)] because rounding is monotone: that
- * interval is the set of admitted outputs.
+ * (oracles/common/proven/dot_fp32.c proves it for the sequential orders
+ * under the standard model of binary32 rounding). The binary16 output
+ * RN16(s) then lies in [RN16(L), RN16(H)] for any [L, H] holding
+ * [S - e, S + e], because rounding is monotone: that interval is the set of
+ * admitted outputs. [L, H] comes from the proven tp_sum_bound_rn (see
+ * admitted() below), slightly wider than [S - e, S + e] by its proven
+ * outward widening.
  *
  * accumulation = "fp32_faithful" (chosen by `tolproof check --model` for
  * producers whose fp32 adds do not round to nearest, e.g. tensor cores
@@ -28,20 +31,17 @@
  * (1 + u')^K <= e^(2^-10) < 2:
  *     e' = K*2^-23*(1+2^-7)*sum|a b| + K*2^-148.
  * (1 + 2^-7 would stop covering 1/(1 - K u') near K = 2^23/129 ~ 65000.)
- * This bound is NOT covered by the WP T3 proof of oracles/dot_fp32.c,
+ * This bound is NOT covered by the WP T3 proof of dot_fp32.c,
  * which is for round-to-nearest; results under it say so. */
 #include "oracles/gemm/proven/gemm.h"
 #include "oracles/gemm/gemm_exact_provider.h"
+#include "oracles/common/proven/tp_sum_bound.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
-#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The directed roundings below need the library built with
- * -frounding-math (gcc does not implement FENV_ACCESS). */
 
 /* The [model] keys, as the registry publishes them (check_model below
  * stays the judge of a whole model). */
@@ -89,47 +89,52 @@ static float *widen(const tp_tensor *t, int transpose)
     return f;
 }
 
-/* e' of accumulation = "fp32_faithful" (derived at the top): twice the
- * round-to-nearest constants, exactly representable in double. */
-#define TP_GEMM_FAITHFUL_C 0x1.02p-23
-#define TP_GEMM_FAITHFUL_ETA 0x1p-148
-
+/* e' of accumulation = "fp32_faithful" (derived at the top) has twice the
+ * round-to-nearest constants (faith_c, faith_eta in
+ * oracles/common/proven/tp_sum_bound.acsl): K*2C, K*2eta = (2K)*C, (2K)*eta. */
 static int faithful(const tp_value *model)
 {
     const char *acc = tp_value_string(tp_value_get(model, "accumulation"));
     return acc && strcmp(acc, "fp32_faithful") == 0;
 }
 
-/* Ends of [S - e, S + e] with S = hi + lo, rounded outward by running the
- * two additions in the directed modes. */
+/* The admitted interval of each entry, only from proven code plus the
+ * output rounding: tp_sum_bound_rn (oracles/common/proven/tp_sum_bound.c,
+ * WP T1+T3) turns the exact sum S = hi + lo and the exact abs sum
+ * ahi + alo (both from tp_gemm_exact) into a double interval holding every
+ * real within e = K*TP_DOT_C*sum|a b| + K*TP_DOT_ETA of S, computed in
+ * round-to-nearest and widened by a margin its proof covers; lemma
+ * Dot_Interval ties dot_fp32's proven bound to that interval. The faithful
+ * constants are twice the round-to-nearest ones, so the faithful interval
+ * is the one of 2K terms (lemma Admits_Faithful). With no terms (K = 0,
+ * passed as n = 0) the same call encloses S itself: that is the enclosure
+ * [exact_lo, exact_hi] of the exact value. tp_bound_shrink is the unit
+ * tests' hook (a no-op by default), applied before the output rounding. */
 static void admitted(const tp_format *out, int64_t n, int K, int faith, const double *hi, const double *lo,
-                     const double *absum, tp_ref *ref)
+                     const double *ahi, const double *alo, tp_ref *ref)
 {
-    int saved = fegetround();
-    fesetround(FE_UPWARD);
-    /* absum was summed in round-to-nearest: its relative error is below
-     * K*2^-53, so absum*(1 + K*2^-52) bounds the true sum from above. */
-    double grow = 1.0 + (double)K * 0x1p-52, kc = (double)K * (faith ? TP_GEMM_FAITHFUL_C : TP_DOT_C),
-           keta = (double)K * (faith ? TP_GEMM_FAITHFUL_ETA : TP_DOT_ETA);
-    double *e = malloc((size_t)n * sizeof *e);
+    const double terms = faith ? 2.0 * K : (double)K;
     for (int64_t i = 0; i < n; i++) {
-        e[i] = kc * (absum[i] * grow) + keta;
-        ref[i].allow_hi = (hi[i] + e[i]) + lo[i];
-        ref[i].exact_hi = hi[i] + lo[i];
-    }
-    fesetround(FE_DOWNWARD);
-    for (int64_t i = 0; i < n; i++) {
-        ref[i].allow_lo = (hi[i] - e[i]) + lo[i];
-        ref[i].exact_lo = hi[i] + lo[i];
-    }
-    fesetround(saved);
-    for (int64_t i = 0; i < n; i++) {
+        const tp_ival64 v = tp_sum_bound_rn(hi[i], lo[i], ahi[i], alo[i], terms);
+        const tp_ival64 x = tp_sum_bound_rn(hi[i], lo[i], 0.0, 0.0, 0.0);
         ref[i].exact = hi[i] + lo[i];
-        tp_bound_shrink(ref[i].exact, &ref[i].allow_lo, &ref[i].allow_hi); /* tests only: 1 = untouched */
-        ref[i].allow_lo = out->round(ref[i].allow_lo);
-        ref[i].allow_hi = out->round(ref[i].allow_hi);
+        ref[i].exact_lo = x.lo;
+        ref[i].exact_hi = x.hi;
+        double alo_ = v.lo, ahi_ = v.hi;
+        tp_bound_shrink(ref[i].exact, &alo_, &ahi_);
+        ref[i].allow_lo = out->round(alo_);
+        ref[i].allow_hi = out->round(ahi_);
     }
-    free(e);
+}
+
+/* |x| of every element: the abs sum sum_k |a_k||b_k| = sum_k |a_k b_k| is
+ * then an exact GEMM of its own (no rounding to account for). */
+static float *abs_copy(const float *x, size_t n)
+{
+    float *y = malloc(n * sizeof *y);
+    for (size_t i = 0; y && i < n; i++)
+        y[i] = fabsf(x[i]);
+    return y;
 }
 
 /* The CPU path (tp_gemm_cpu_fn): exact sums hi + lo and sum|a b| of every
@@ -179,25 +184,35 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
         return -1;
     }
     float *a = widen(A, ta), *b = widen(B, tb);
+    float *aa = a ? abs_copy(a, (size_t)A->numel) : NULL, *ab = b ? abs_copy(b, (size_t)B->numel) : NULL;
     size_t n = (size_t)M * (size_t)N;
-    double *hi = malloc(n * sizeof *hi), *lo = malloc(n * sizeof *lo), *absum = malloc(n * sizeof *absum);
+    double *hi = malloc(n * sizeof *hi), *lo = malloc(n * sizeof *lo), *ahi = malloc(n * sizeof *ahi),
+           *alo = malloc(n * sizeof *alo), *scratch = malloc(n * sizeof *scratch);
     int rc = -1;
-    if (!a || !b || !hi || !lo || !absum) {
+    if (!a || !b || !aa || !ab || !hi || !lo || !ahi || !alo || !scratch) {
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
         goto out;
     }
-    /* From an exact provider (a GPU) when one is set, its sample
-     * cross-checked against cpu_sums; else from cpu_sums. */
-    if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, absum, cpu_sums, err, errlen) != 0)
+    /* Both exact sums, S = sum a b and the abs sum sum |a||b| (an exact GEMM
+     * of the |x| copies), come from an exact provider (a GPU) when one is
+     * set, each with its sample cross-checked against cpu_sums; else from
+     * cpu_sums. The provider's rounded |product| sum (scratch) is only
+     * cross-checked, never used. */
+    if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, scratch, cpu_sums, err, errlen) != 0 ||
+        tp_gemm_exact_sums(output, M, N, K, aa, ab, ahi, alo, scratch, cpu_sums, err, errlen) != 0)
         goto out;
-    admitted(tp_format_of(C->dtype), (int64_t)n, K, faithful(model), hi, lo, absum, ref);
+    admitted(tp_format_of(C->dtype), (int64_t)n, K, faithful(model), hi, lo, ahi, alo, ref);
     rc = 0;
 out:
     free(a);
     free(b);
+    free(aa);
+    free(ab);
     free(hi);
     free(lo);
-    free(absum);
+    free(ahi);
+    free(alo);
+    free(scratch);
     return rc;
 }
 

@@ -14,8 +14,10 @@
  *   y1 = RN16(e)              intermediate = "binary16" (the pilot writes e
  *                             to y and re-reads it), or y1 = e with
  *                             intermediate = "fp32";
- *   s  = fp32 sum of the n e  any order: |s - sum e| <= n*TP_DOT_C*sum|e|
- *                             + n*TP_DOT_ETA (oracles/gemm.h), taken over
+ *   s  = fp32 sum of the n e  any order: |s - sum e| <= n*C(n)*sum|e|
+ *                             + n*TP_DOT_ETA (C(n) = TP_DOT_C_OF(n) of
+ *                             oracles/gemm/proven/gemm.h: TP_DOT_C for
+ *                             n <= 65536, TP_DOT_C_LONG up to 262144), taken over
  *                             the whole box of possible e: s lies in the
  *                             hull [sum e_lo - err, sum e_hi + err];
  *   inv = RN32(1/s)           correctly rounded division, decreasing in s;
@@ -169,14 +171,14 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
         s_hi += en->e_hi;
         a_hi += fabs(en->e_lo) > fabs(en->e_hi) ? fabs(en->e_lo) : fabs(en->e_hi);
     }
-    const double err = (double)n * TP_DOT_C * a_hi + (double)n * TP_DOT_ETA;
+    const double err = (double)n * TP_DOT_C_OF(n) * a_hi + (double)n * TP_DOT_ETA;
     s_hi += err;
     const float s32_hi = (float)s_hi; /* the fp32 sum lies at or below: rounded up, a valid bound */
     fesetround(FE_DOWNWARD);
     s_lo -= err;
     const float s32_lo = (float)s_lo;
     fesetround(FE_TONEAREST);
-    if (!(s32_lo > 0.0f)) /* cannot happen for n <= 65536: the max contributes ~1 */
+    if (!(s32_lo > 0.0f)) /* cannot happen for n <= 262144: the max contributes ~1, n*C(n) < 2^-5 */
         return -2;
 
     /* inv = RN32(1/s): one MPFR division at 24 bits rounds correctly (1/s
@@ -239,8 +241,9 @@ static int sm_reference(const tp_value *model, const tp_case *c, const char *out
         return -1;
     }
     const int R = (int)x->shape[0], n = (int)x->shape[1];
-    if (n < 1 || n > 65536) {
-        snprintf(err, errlen, "softmax_fwd: rows of %d elements; the fp32 sum bound holds for 1 .. 65536", n);
+    if (n < 1 || n > TP_DOT_N_MAX_LONG) {
+        snprintf(err, errlen, "softmax_fwd: rows of %d elements; the fp32 sum bound holds for 1 .. %d", n,
+                 TP_DOT_N_MAX_LONG);
         return -1;
     }
     int bad_row = -1, rc_all = 0;
@@ -292,11 +295,12 @@ static const tp_statement sm_exact = {
     "softmax_fwd.exact.mpfr_enclosure", TP_EVIDENCE,
     "exact softmax enclosed per element: exp(x - max) with MPFR rounded down and up, row sums and the division "
     "rounded outward in double; the row max by tp_row_max (oracles/softmax/proven/softmax.c, WP-proven T1+T2)"};
-/* %s: the binary16 copy of e where the model's intermediate is binary16 */
+/* %s: the binary16 copy of e where the model's intermediate is binary16;
+ * then the sum bound's constant for the row length (tp_sum_c_text) */
 static const tp_statement sm_bound = {
     "softmax_fwd.bound.stepwise_fp32", TP_EVIDENCE,
     "admitted interval: d = RN32(x - max), expf within the documented ulp of RN32(exp d), %sfp32 row sum in any "
-    "order within n*2^-24*(1+2^-7)*sum|e| + n*2^-149 over every possible e, RN32(1/s), RN32(y1*inv), binary16"};
+    "order within n*%s*sum|e| + n*2^-149 over every possible e, RN32(1/s), RN32(y1*inv), binary16"};
 static const tp_statement sm_independent = {
     "softmax_fwd.nonclaim.independent_choices", TP_NON_CLAIM,
     "the model treats the row sum and each output's own exp as independent choices: it admits some outputs the "
@@ -318,7 +322,8 @@ static void sm_say(const tp_value *model, const tp_case *c, tp_statements *out)
     char err[200];
     int copy = read_model(model, c->backend, &m, err, sizeof err) == 0 && m.double_round;
     tp_say(out, &sm_exact);
-    tp_say(out, &sm_bound, copy ? "binary16 copy of e, " : "");
+    const tp_tensor *x = tp_case_tensor(c, "x");
+    tp_say(out, &sm_bound, copy ? "binary16 copy of e, " : "", tp_sum_c_text(x && x->rank == 2 ? x->shape[1] : 0));
     tp_say(out, &sm_independent);
     tp_say(out, &sm_row_sum);
     tp_say(out, &sm_vendor_expf);

@@ -9,8 +9,10 @@
  *
  * Model (contract [model]), following kernels/softmax_xent_bwd.hip:
  *   dot = fp32 sum of the n exact products g*s in any order, fused or not:
- *         |dot - D| <= e = n*TP_DOT_C*sum|g s| + n*TP_DOT_ETA
- *         (oracles/gemm.h), and dot is an fp32 value: dot lies in
+ *         |dot - D| <= e = n*C(n)*sum|g s| + n*TP_DOT_ETA
+ *         (C(n) = TP_DOT_C_OF(n) of oracles/gemm/proven/gemm.h: TP_DOT_C
+ *         for n <= 65536, TP_DOT_C_LONG up to 262144), and dot is an fp32
+ *         value: dot lies in
  *         [RU32(D - e), RD32(D + e)];
  *   d  = RN32(g - dot)  decreasing in dot;
  *   gi = RN32(s * d)    monotone in d for a fixed s (either direction);
@@ -89,7 +91,7 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
      * its relative error is below n*2^-53, so absum*(1 + n*2^-52) bounds the
      * true sum from above. */
     fesetround(FE_UPWARD);
-    const double e = (double)n * TP_DOT_C * (absum * (1.0 + (double)n * 0x1p-52)) + (double)n * TP_DOT_ETA;
+    const double e = (double)n * TP_DOT_C_OF(n) * (absum * (1.0 + (double)n * 0x1p-52)) + (double)n * TP_DOT_ETA;
     fesetround(FE_TONEAREST);
     /* dot_lo = smallest fp32 >= D - e, dot_hi = largest fp32 <= D + e */
     mpfr_sub_d(w->t, w->D, e, MPFR_RNDD);
@@ -137,8 +139,9 @@ static int xent_reference(const tp_value *model, const tp_case *c, const char *o
         return -1;
     }
     const int R = (int)s->shape[0], n = (int)s->shape[1];
-    if (n < 1 || n > 65536) {
-        snprintf(err, errlen, "softmax_xent_bwd: rows of %d elements; the fp32 sum bound holds for 1 .. 65536", n);
+    if (n < 1 || n > TP_DOT_N_MAX_LONG) {
+        snprintf(err, errlen, "softmax_xent_bwd: rows of %d elements; the fp32 sum bound holds for 1 .. %d", n,
+                 TP_DOT_N_MAX_LONG);
         return -1;
     }
     int bad_row = -1, rc_all = 0;
@@ -187,7 +190,7 @@ static const tp_statement xent_exact = {
     "real model; exactness of each double operation argued there), s*(g - D) exactly in MPFR"};
 static const tp_statement xent_bound = {
     "softmax_xent_bwd.bound.any_order_fp32_dot", TP_EVIDENCE,
-    "admitted interval: dot anywhere in the fp32 values within n*2^-24*(1+2^-7)*sum|g s| + n*2^-149 of D, then "
+    "admitted interval: dot anywhere in the fp32 values within n*%s*sum|g s| + n*2^-149 of D, then "
     "RN32(g - dot), RN32(s*d), binary16"};
 static const tp_statement xent_order_hidden = {
     "softmax_xent_bwd.nonclaim.order_hidden", TP_NON_CLAIM,
@@ -195,11 +198,15 @@ static const tp_statement xent_order_hidden = {
     "where g - D cancels, the admitted interval is wide relative to gi"};
 static const tp_statement *const xent_statements[] = {&xent_exact, &xent_bound, &xent_order_hidden, NULL};
 
-/* One method and one bound: g*s is exact in fp32 whatever the model's fma. */
+/* One method and one bound: g*s is exact in fp32 whatever the model's fma;
+ * the bound's constant is the one of the row length (tp_sum_c_text). */
 static void xent_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
-    tp_say_all(out, xent_statements);
+    (void)model;
+    const tp_tensor *s = tp_case_tensor(c, "s");
+    tp_say(out, &xent_exact);
+    tp_say(out, &xent_bound, tp_sum_c_text(s && s->rank == 2 ? s->shape[1] : 0));
+    tp_say(out, &xent_order_hidden);
 }
 
 const tp_op tp_op_softmax_xent_bwd = {"softmax_xent_bwd", "gi[r,j] = s[r,j] (g[r,j] - sum_k g[r,k] s[r,k])",

@@ -11,11 +11,26 @@
 #define TP_SPLIT 0x1.8p44
 
 /* The GEMM accumulation bound the checker uses, in ONE place:
- * |fp32 dot of n fp16 products - exact| <= n*TP_DOT_C*sum|a_k b_k| + n*TP_DOT_ETA,
- * TP_DOT_C = 2^-24*(1+2^-7) >= u/(1-65536u), valid for n <= 65536.
- * oracles/common/proven/dot.acsl states the same constants (dot_c, dot_eta). */
+ * |fp32 dot of n fp16 products - exact| <= n*C(n)*sum|a_k b_k| + n*TP_DOT_ETA,
+ * where the step from k to k+1 terms needs u*(1 + C*k) <= C, u = 2^-24, for
+ * every k < n, i.e. C >= u/(1 - (n-1)u):
+ *   n <= TP_DOT_N_MAX (65536):       C = TP_DOT_C = 2^-24*(1+2^-7)
+ *                                    (>= u/(1-65536u) = 2^-24*1.0039...);
+ *   n <= TP_DOT_N_MAX_LONG (262144): C = TP_DOT_C_LONG = 2^-24*(1+2^-6+2^-11)
+ *                                    (>= u/(1-262144u) = 2^-24*1.015873...).
+ * Rows up to 65536 keep TP_DOT_C (their recorded bounds do not move); TP_DOT_C_OF
+ * picks the constant by length. oracles/common/proven/dot.acsl states the
+ * same constants (dot_c, dot_c_long, dot_cn, dot_eta), and
+ * oracles/common/proven/dot_fp32.c proves the bound with them (T3). */
 #define TP_DOT_C 0x1.02p-24
+#define TP_DOT_C_LONG 0x1.042p-24
 #define TP_DOT_ETA 0x1p-149
+#define TP_DOT_N_MAX 65536
+#define TP_DOT_N_MAX_LONG 262144
+
+/* The constant C(n) above, for 0 <= n <= TP_DOT_N_MAX_LONG (a macro: gemm.c,
+ * which WP proves, includes this header and needs no new function). */
+#define TP_DOT_C_OF(n) ((n) <= TP_DOT_N_MAX ? TP_DOT_C : TP_DOT_C_LONG)
 
 /* Exact C = A * B; A and B hold binary16 values widened to float (exact).
  * Each C[i][j] = sum_k A[i*K+k]*B[k*N+j] is returned as the unevaluated

@@ -1,0 +1,48 @@
+/* The any-order binary32 sum bound of the proven interval evaluator
+ * (issue 9, item 2): from the exact sum S = hi + lo of n products (a double
+ * pair, as oracles/gemm/proven/gemm.c computes it) and an upper bound
+ * A = ahi + alo of sum |a_k b_k| (also a pair), the double interval [L, H]
+ * that holds every real the accumulation bound
+ *     |r - S| <= n*dot_c*A + n*dot_eta          (dot.acsl; TP_DOT_C/ETA)
+ * admits. dot_fp32.c proves that bound (T3) for a kernel's sequential fp32
+ * dot product, fused or not; lemma Dot_Interval (tp_sum_bound.acsl) ties
+ * its `bound` ensures to this interval (D = dot, X = abs_dot). The ends are computed in
+ * round-to-nearest, then widened by a margin the proof shows covers every
+ * rounding made here (no fesetround: WP does not model it). */
+#ifndef TP_SUM_BOUND_H
+#define TP_SUM_BOUND_H
+
+#include "tp_sum_bound.acsl"
+#include "std_model64.acsl"
+
+/* A closed interval of doubles [lo, hi]. */
+typedef struct {
+    double lo, hi;
+} tp_ival64;
+
+/* Shared precondition: finite pairs within 2^60 (GEMM: |hi| <= 2^45,
+ * |lo| <= 2^5), a nonnegative abs sum, 0 <= n <= 2^20 terms (n is a double
+ * so that the contract needs no int conversion; the caller passes a whole
+ * number, and the bound holds for any n in the range). */
+/*@ predicate sum_bound_inputs(double hi, double lo, double ahi, double alo, double n) =
+  @   \is_finite(hi) && \is_finite(lo) && \is_finite(ahi) && \is_finite(alo) && \is_finite(n) &&
+  @   rabs(hi) <= 0x1p60 && rabs(lo) <= 0x1p60 && rabs(ahi) <= 0x1p60 && rabs(alo) <= 0x1p60 &&
+  @   0.0 <= ahi + alo && 0.0 <= n <= 0x1p20;
+  @ predicate ival64_ok(tp_ival64 v) = \is_finite(v.lo) && \is_finite(v.hi) && v.lo <= v.hi;
+  @*/
+
+/* Round-to-nearest fp32 accumulation (accumulation = "fp32"). */
+/*@ requires inputs: sum_bound_inputs(hi, lo, ahi, alo, n);
+  @ assigns \nothing;
+  @ ensures ok: ival64_ok(\result);
+  @ ensures sound: sum_admits(hi + lo, ahi + alo, n, \result.lo, \result.hi);
+  @*/
+tp_ival64 tp_sum_bound_rn(double hi, double lo, double ahi, double alo, double n);
+
+/* Faithful fp32 accumulation (accumulation = "fp32_faithful": every step one
+ * of the two neighbours of its exact value) has the constants faith_c =
+ * 2 dot_c, faith_eta = 2 dot_eta (derived in oracles/gemm/op_gemm.c, not by
+ * WP): call tp_sum_bound_rn with 2n terms; lemma Admits_Faithful
+ * (tp_sum_bound.acsl) turns its `sound` into the faithful bound for n. */
+
+#endif
