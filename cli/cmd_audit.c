@@ -13,6 +13,7 @@
 #include "cli/tp_bundle_reports.h"
 #include "cli/tp_files.h"
 #include "cli/tp_guard.h"
+#include "cli/tp_html.h"
 #include "cli/tp_manifest.h"
 #include "cli/tp_manifest_schema.h"
 #include "cli/tp_proofs.h"
@@ -126,35 +127,41 @@ static int audit_root(audit *a)
     report(a, 1, "manifest.json", "self_sha256 matches its bytes");
     int rc = 0;
 
-    /* structure, against the schema this tolproof was built with: a
-     * bundle's own copy is only compared with it (a bundle that brings
-     * `{}` as its schema would check itself) */
+    /* structure, against the schema this tolproof was built with for the
+     * bundle's format (format 2 bundles, written before index.html, have
+     * their own): a bundle's own copy is only compared with it (a bundle
+     * that brings `{}` as its schema would check itself) */
+    long long format = json_integer_value(json_object_get(manifest, "tolproof_bundle"));
+    const char *schema_text = tp_manifest_schema_of(format) ? tp_manifest_schema_of(format) : tp_manifest_schema();
+    const char *schema_doc = schema_text == tp_manifest_schema() ? "docs/manifest.schema.json"
+                                                                 : "docs/manifest.schema.v2.json";
     json_error_t je;
-    json_t *schema = json_loads(tp_manifest_schema(), JSON_REJECT_DUPLICATES, &je);
+    json_t *schema = json_loads(schema_text, JSON_REJECT_DUPLICATES, &je);
     int s = schema ? tp_schema_validate(schema, manifest, err, sizeof err) : -1;
     report(a, s == 0, "manifest.json",
-           s == 0 ? "follows the manifest schema this tolproof ships (docs/manifest.schema.json)"
-                  : "does not follow the manifest schema this tolproof ships (docs/manifest.schema.json): %s",
-           schema ? err : je.text);
+           s == 0 ? "follows the manifest schema this tolproof ships (%s)"
+                  : "does not follow the manifest schema this tolproof ships (%s): %s",
+           schema_doc, schema ? err : je.text);
     json_decref(schema);
     size_t slen;
     char *copy = tp_read_all("manifest.schema.json", &slen);
-    report(a, copy && slen == strlen(tp_manifest_schema()) && memcmp(copy, tp_manifest_schema(), slen) == 0,
-           "manifest.schema.json",
-           copy ? "%s the schema this tolproof ships (docs/manifest.schema.json)" : "missing or unreadable",
-           copy && slen == strlen(tp_manifest_schema()) && memcmp(copy, tp_manifest_schema(), slen) == 0
-               ? "is byte for byte"
-               : "differs from");
+    int same = copy && slen == strlen(schema_text) && memcmp(copy, schema_text, slen) == 0;
+    report(a, same, "manifest.schema.json",
+           copy ? "%s the schema this tolproof ships (%s)" : "missing or unreadable",
+           same ? "is byte for byte" : "differs from", schema_doc);
     free(copy);
     const json_t *files = json_object_get(manifest, "files");
     const json_t *mruns = json_object_get(manifest, "runs");
-    if (json_integer_value(json_object_get(manifest, "tolproof_bundle")) != TP_BUNDLE_FORMAT || !json_is_object(files) ||
-        !json_is_array(mruns)) {
-        report(a, 0, "manifest.json", "not a tolproof_bundle %d manifest (format %lld; a files object and a runs array)",
-               TP_BUNDLE_FORMAT, (long long)json_integer_value(json_object_get(manifest, "tolproof_bundle")));
+    if (!tp_manifest_schema_of(format) || !json_is_object(files) || !json_is_array(mruns)) {
+        report(a, 0, "manifest.json",
+               "not a tolproof_bundle %d (or %d) manifest (format %lld; a files object and a runs array)",
+               TP_BUNDLE_FORMAT, TP_BUNDLE_FORMAT_OLDEST, format);
         json_decref(manifest);
         return 2;
     }
+    if (format != TP_BUNDLE_FORMAT)
+        report(a, 1, "manifest.json",
+               "a format %lld bundle (written before index.html): audited as that format, against its schema", format);
 
     /* every hash, and nothing unlisted */
     json_t *list = tp_list_files(".");
@@ -262,6 +269,8 @@ static int audit_root(audit *a)
     else {
         tp_bfiles gen = {0};
         tp_bundle_reports(&gen, runs, proofs);
+        if (format >= 3)
+            tp_html_index(&gen, runs, proofs);
         for (size_t k = 0; k < gen.n; k++)
             compare_bytes(a, gen.v[k].path, gen.v[k].data, gen.v[k].len);
         tp_bfiles_free(&gen);
@@ -339,8 +348,10 @@ void tp_audit_help(FILE *f)
                "Re-checks an evidence bundle (written by `tolproof bundle`) without a GPU: every hash,\n"
                "the manifest against the schema this tolproof ships (docs/manifest.schema.json; the\n"
                "bundle's copy must be that file), every case of every plan re-derived from the seeds\n"
-               "and stored outputs, every generated file (summaries, TAP logs, plots, the manifest's\n"
-               "runs, devices and proofs) regenerated and compared byte for byte, and signature.json.\n"
+               "and stored outputs, every generated file (summaries, index.html, TAP logs, plots, the\n"
+               "manifest's runs, devices and proofs) regenerated and compared byte for byte, and\n"
+               "signature.json. A format 2 bundle (\"tolproof_bundle\": 2, written before index.html)\n"
+               "is audited as that format, against docs/manifest.schema.v2.json and without index.html.\n"
                "Prints one TAP-style line per check, then what the audit showed and what it cannot,\n"
                "and how many verdicts rest on the GPU's word alone (errors by device, fault or timeout: a kernel\n"
                "that faulted or hung leaves no outputs; its contract is not met):\n"

@@ -23,6 +23,9 @@
  *                          Frama-C log), its time moved to timing.json
  *   plots/RUN/CASE/OUTPUT.svg   err/bound histogram and worst elements
  *   summary.md, summary.tex, results.tap (all runs' cases as one TAP stream)
+ *   index.html             the page to read it by: summary, proofs, every
+ *                          case with its verdict, plots, Evidence and
+ *                          Non-claims (tp_html.h; static, no script)
  *   tests.tap              with --tap FILE: that log, verbatim
  *   signature.json         with --sign KEY: an Ed25519 signature of
  *                          manifest.json and timing.json (tp_sign.h)
@@ -66,6 +69,7 @@
 #include "cli/tp_bundle_reports.h"
 #include "cli/tp_files.h"
 #include "cli/tp_guard.h"
+#include "cli/tp_html.h"
 #include "cli/tp_manifest.h"
 #include "cli/tp_manifest_schema.h"
 #include "cli/tp_proofs.h"
@@ -145,7 +149,9 @@ void tp_bundle_help(FILE *f)
     fprintf(f, "usage: " SYNOPSIS
                "Writes an evidence bundle DIR and DIR.tar.gz from run directories (as a harness writes\n"
                "them): the runs (plans, results, outputs), the proof reports, summary.md, summary.tex,\n"
-               "SVG plots of err/bound, results.tap, manifest.json (SHA-256 of every file, tool versions,\n"
+               "SVG plots of err/bound, index.html (a static page of all of it: summary, proofs, each\n"
+               "case's verdict, plots, Evidence and Non-claims; no script, no network), results.tap,\n"
+               "manifest.json (SHA-256 of every file, tool versions,\n"
                "devices, git commit, seeds), manifest.schema.json (the schema this tolproof ships),\n"
                "timing.json (every time and timestamp) and, with --sign, signature.json. `tolproof audit`\n"
                "re-checks it on any machine.\n"
@@ -343,8 +349,10 @@ static int build(void *ctx)
         status = fail("no proof reports (ORACLE.json) in %s: run `ninja prove`, or give --no-proofs for a bundle that "
                       "says it shows no proof",
                       job->proofs, NULL);
-    if (!status)
+    if (!status) {
         tp_bundle_reports(&gen, runs, proof_list);
+        tp_html_index(&gen, runs, proof_list);
+    }
     size_t i;
     json_t *r;
     json_array_foreach(runs, i, r)

@@ -2,13 +2,16 @@
  * run directory is tp_replay's, shared with the bundle and the audit. */
 #include "cli/cmd_replay.h"
 
+#include "cli/tp_ci_runs.h"
 #include "cli/tp_expect_dir.h"
 #include "cli/tp_replay.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define SYNOPSIS "tolproof replay [--quiet] [--case NAME] [--expect-from DIR] [--rewrite-statements | --rewrite-only KEY,...] RUN_DIR...\n"
+#define SYNOPSIS                                                                                                       \
+    "tolproof replay [--quiet] [--case NAME] [--expect-from DIR] [--rewrite-statements | --rewrite-only KEY,...]\n" \
+    "                       [--junit FILE] [--format tap|github] RUN_DIR...\n"
 
 const char tp_replay_usage[] = "       " SYNOPSIS;
 
@@ -38,6 +41,16 @@ void tp_replay_help(FILE *f)
                "               the same for the fields with these names (at any depth): a case whose\n"
                "               recomputation differs only there is replaced by it (for the migrations\n"
                "               of recorded/MIGRATIONS.md, whose scripts check what changed)\n"
+               "  --junit FILE JUnit XML of the runs: one testsuite per run, one testcase per recorded\n"
+               "               case and output (a violation a <failure> with the largest err/bound and the\n"
+               "               first violations, a refusal or an error an <error>, a case a run with\n"
+               "               --case left out <skipped>; a case with its expected outcome passes, an\n"
+               "               expected refusal or violation noted in <system-out>), and a failing\n"
+               "               testcase \"replay\" for a run that does not re-derive\n"
+               "  --format tap|github\n"
+               "               github: after the TAP lines, a GitHub workflow annotation per failing\n"
+               "               testcase of --junit (::error) and per expected refusal or violation\n"
+               "               (::notice); tap (the default): the TAP lines only\n"
                "Before any case, each run must have exactly one record per case of its plan (or of its\n"
                "\"selected_cases\", which a run with --case records). A record without outputs is\n"
                "accepted only as a refusal by the plan (re-derived) or as an error by \"device\",\n"
@@ -56,6 +69,9 @@ int tp_replay_main(int argc, char **argv)
     const char *only = NULL, *expect_from = NULL;
     tp_expect_tally expect = {0};
     tp_replay_opts opts = {0};
+    const char *junit = NULL;
+    int github = 0;
+    tp_ci_runs ci = {0};
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
@@ -88,11 +104,27 @@ int tp_replay_main(int argc, char **argv)
             expect_from = argv[++i];
             continue;
         }
+        if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) {
+            junit = argv[++i];
+            continue;
+        }
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (strcmp(v, "tap") != 0 && strcmp(v, "github") != 0) {
+                fprintf(stderr, "tolproof replay: --format %s: expected tap or github\n", v);
+                return 2;
+            }
+            github = strcmp(v, "github") == 0;
+            continue;
+        }
         /* "dir/" and "dir" name the same run: report it one way */
         size_t len = strlen(argv[i]);
         while (len > 1 && argv[i][len - 1] == '/')
             argv[i][--len] = 0;
+        opts.first[0] = 0; /* this run's first disagreement, for its CI testcase */
         int s = tp_replay_dir(argv[i], quiet, only, &ncases, &opts);
+        if (junit || github)
+            tp_ci_runs_add(&ci, argv[i], expect_from, only, s, opts.first);
         derived = derived > s ? derived : s;
         /* a recorded outcome that re-derives may still not be the expected one */
         if (s != 2)
@@ -110,5 +142,12 @@ int tp_replay_main(int argc, char **argv)
     printf("# replayed %d case(s) in %d run(s): %s%s; outcomes: %s\n", ncases, ndirs,
            derived == 0 ? "every verdict re-derived" : "DISAGREEMENT", errors, words);
     status = derived ? derived : expect.unexpected ? 1 : 0;
+    if (github)
+        tp_ci_runs_github(&ci, stdout);
+    if (junit && tp_ci_runs_junit(&ci, junit) != 0) {
+        fprintf(stderr, "tolproof replay: --junit %s: cannot be written\n", junit);
+        status = 2;
+    }
+    tp_ci_runs_free(&ci);
     return status;
 }

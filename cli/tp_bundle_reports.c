@@ -18,15 +18,6 @@ static const char *str(const json_t *j, const char *key)
     return s ? s : "";
 }
 
-/* The worst of a per-output statistic over the outputs of a case. */
-static double case_stat(const json_t *cr, const char *key)
-{
-    const char *name;
-    json_t *o;
-    double m = 0;
-    json_object_foreach(json_object_get(cr, "outputs"), name, o) m = fmax(m, tp_json_to_num(json_object_get(o, key)));
-    return m;
-}
 
 /* "-" when no case passed, as in `tolproof summary`. */
 static void ratio_text(char *out, size_t len, const tp_tally *t)
@@ -173,21 +164,16 @@ static void summary_md(FILE *f, const json_t *runs, const json_t *proofs)
                 fprintf(f, " | - | - | - | - | - | - | - |\n");
                 continue;
             }
-            int64_t viol = 0, n = 0, more = 0;
+            long long viol, n, more;
             const char *on;
             json_t *o;
-            json_object_foreach(json_object_get(cr, "outputs"), on, o)
-            {
-                viol += json_integer_value(json_object_get(o, "violations"));
-                n += json_integer_value(json_object_get(o, "elements"));
-                more += json_integer_value(json_object_get(o, "more_accurate"));
-            }
+            tp_case_totals(cr, &viol, &n, &more);
             char more_cell[64] = "";
             if (more)
                 snprintf(more_cell, sizeof more_cell, " (%lld more accurate)", (long long)more);
             fprintf(f, " | %s%s%s | %lld%s | %lld | %.3g | %.3g | %.3g | %s | ", strcmp(verdict, "fail") == 0 ? "**" : "",
                     verdict, strcmp(verdict, "fail") == 0 ? "**" : "", (long long)viol, more_cell, (long long)n,
-                    case_stat(cr, "max_abs_err"), case_stat(cr, "max_ulp_err"), case_stat(cr, "max_err_over_bound"),
+                    tp_case_worst(cr, "max_abs_err"), tp_case_worst(cr, "max_ulp_err"), tp_case_worst(cr, "max_err_over_bound"),
                     tp_claim_word(tp_case_claim(cr)));
             first = 1;
             json_object_foreach(json_object_get(cr, "outputs"), on, o)

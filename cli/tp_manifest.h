@@ -10,8 +10,12 @@
 
 /* manifest.json's "tolproof_bundle": the bundle layout's version. 2 added
  * signature.json and requires manifest.schema.json to be the auditing
- * tolproof's own schema and every case of every plan to be recorded. */
-#define TP_BUNDLE_FORMAT 2
+ * tolproof's own schema and every case of every plan to be recorded; 3
+ * added index.html (cli/tp_html.h). The audit reads format 2 bundles too
+ * (TP_BUNDLE_FORMAT_OLDEST), without index.html and against their own
+ * schema, docs/manifest.schema.v2.json. */
+#define TP_BUNDLE_FORMAT 3
+#define TP_BUNDLE_FORMAT_OLDEST 2
 
 /* "runs", "devices" and "proofs", from the runs (an array of {"run": NAME,
  * "results": results.json, "plan": plan.json}) and the bundle's proof

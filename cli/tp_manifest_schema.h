@@ -9,4 +9,8 @@
 
 /* The file's bytes, NUL-terminated. */
 const char *tp_manifest_schema(void);
+/* The schema of a bundle of that format (manifest.json "tolproof_bundle"):
+ * tp_manifest_schema() for TP_BUNDLE_FORMAT, docs/manifest.schema.v2.json
+ * for format 2 (bundles written before index.html), NULL for any other. */
+const char *tp_manifest_schema_of(long long format);
 #endif

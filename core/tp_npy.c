@@ -12,43 +12,52 @@
 
 const char *tp_npy_descr(tp_dtype t) { return tp_dtype_get(t)->npy_descr; }
 
+size_t tp_npy_header_bytes(tp_dtype dtype, int rank, const int64_t *shape, char *out, size_t len)
+{
+    char dict[256];
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", tp_dtype_get(dtype)->npy_descr);
+    for (int d = 0; d < rank; d++)
+        n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld,%s", (long long)shape[d], d + 1 < rank ? " " : "");
+    if (rank > 1) /* a 1-tuple needs its trailing comma, longer ones read better without */
+        n--;
+    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
+    /* pad with spaces so that magic + len + header is a multiple of 64 */
+    int pad = (64 - (10 + n + 1) % 64) % 64;
+    size_t total = (size_t)(10 + n + pad + 1);
+    if (total > len)
+        return 0;
+    unsigned hlen = (unsigned)(n + pad + 1);
+    memcpy(out, "\x93NUMPY\x01\x00", 8);
+    out[8] = (char)(hlen & 0xff);
+    out[9] = (char)(hlen >> 8);
+    memcpy(out + 10, dict, (size_t)n);
+    memset(out + 10 + n, ' ', (size_t)pad);
+    out[total - 1] = '\n';
+    return total;
+}
+
 struct npy_body {
-    const char *dict;
-    int n, pad;
-    size_t bytes;
+    const char *header;
+    size_t hlen, bytes;
     const void *data;
 };
 
 static int fill_npy(FILE *f, const void *ctx)
 {
     const struct npy_body *b = ctx;
-    unsigned hlen = (unsigned)(b->n + b->pad + 1);
-    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff),
-                             (unsigned char)(hlen >> 8)};
-    int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(b->dict, 1, (size_t)b->n, f) == (size_t)b->n;
-    for (int i = 0; ok && i < b->pad; i++)
-        ok = fputc(' ', f) != EOF;
-    ok = ok && fputc('\n', f) != EOF;
+    int ok = fwrite(b->header, 1, b->hlen, f) == b->hlen;
     ok = ok && (b->bytes == 0 || fwrite(b->data, 1, b->bytes, f) == b->bytes);
     return ok ? 0 : -1;
 }
 
 int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shape, const void *data)
 {
-    char dict[256];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", tp_dtype_get(dtype)->npy_descr);
+    char header[320];
     int64_t numel = 1;
-    for (int d = 0; d < rank; d++) {
-        n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld,%s", (long long)shape[d],
-                      d + 1 < rank ? " " : "");
+    for (int d = 0; d < rank; d++)
         numel *= shape[d];
-    }
-    if (rank > 1) /* a 1-tuple needs its trailing comma, longer ones read better without */
-        n--;
-    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
-    /* pad with spaces so that magic + len + header is a multiple of 64 */
-    int total = 10 + n + 1;
-    struct npy_body b = {dict, n, (64 - total % 64) % 64, (size_t)numel * tp_dtype_size(dtype), data};
+    struct npy_body b = {header, tp_npy_header_bytes(dtype, rank, shape, header, sizeof header),
+                         (size_t)numel * tp_dtype_size(dtype), data};
     /* a run killed while writing leaves PATH.tmp.PID, never a truncated PATH */
     return tp_write_atomic(path, fill_npy, &b);
 }
@@ -56,25 +65,39 @@ int tp_npy_write(const char *path, tp_dtype dtype, int rank, const int64_t *shap
 /* The dtype of a parsed header, or -1 with err saying what the file holds
  * instead, spelled as NumPy spells it so that the user sees which
  * conversion is missing (float64, big-endian, object, ...). */
-static int header_dtype(const tp_npy_header *h, const char *path, char *err, size_t errlen)
+static int descr_dtype(const char *d, int not_string, const char *what, char *err, size_t errlen)
 {
     char known[64];
     tp_dtype_list(1, known, sizeof known);
+    for (int i = 0; !not_string && i < TP_NDTYPES; i++)
+        /* NumPy itself saves a bfloat16 array it loaded as '|V2' */
+        if (strcmp(d, tp_dtype_get((tp_dtype)i)->npy_descr) == 0 || (i == TP_BF16 && strcmp(d, "|V2") == 0))
+            return i;
+    snprintf(err, errlen, "%s: dtype '%s' is not supported: expected %s%s", what, d, known,
+             not_string || d[0] == '[' ? " (this file holds a structured array)"
+             : d[0] == '>'             ? " (little-endian; this file is big-endian)"
+             : d[0] == '|' && d[1] == 'O' ? " (this file holds Python objects, not numbers)"
+                                          : "");
+    return -1;
+}
+
+int tp_npy_descr_dtype(const char *descr, const char *what, char *err, size_t errlen)
+{
+    return descr_dtype(descr, 0, what, err, errlen);
+}
+
+/* The dtype of a parsed header, or -1 with err saying what the file holds
+ * instead, spelled as NumPy spells it so that the user sees which
+ * conversion is missing (float64, big-endian, object, ...). */
+static int header_dtype(const tp_npy_header *h, const char *path, char *err, size_t errlen)
+{
     if (!h->have_descr) {
+        char known[64];
+        tp_dtype_list(1, known, sizeof known);
         snprintf(err, errlen, "%s: the header has no 'descr' (expected %s)", path, known);
         return -1;
     }
-    for (int i = 0; !h->descr_not_string && i < TP_NDTYPES; i++)
-        /* NumPy itself saves a bfloat16 array it loaded as '|V2' */
-        if (strcmp(h->descr, tp_dtype_get((tp_dtype)i)->npy_descr) == 0 || (i == TP_BF16 && strcmp(h->descr, "|V2") == 0))
-            return i;
-    const char *d = h->descr;
-    snprintf(err, errlen, "%s: dtype '%s' is not supported: expected %s%s", path, d, known,
-             h->descr_not_string || d[0] == '[' ? " (this file holds a structured array)"
-             : d[0] == '>'                     ? " (little-endian; this file is big-endian)"
-             : d[0] == '|' && d[1] == 'O'      ? " (this file holds Python objects, not numbers)"
-                                               : "");
-    return -1;
+    return descr_dtype(h->descr, h->descr_not_string, path, err, errlen);
 }
 
 static void shape_text(char *out, size_t len, int rank, const int64_t *shape)

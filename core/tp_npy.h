@@ -37,6 +37,16 @@ typedef struct {
  * judge the values (tp_npy_read does): a missing key is left unset. */
 int tp_npy_header_parse(const char *h, size_t n, tp_npy_header *out, char *err, size_t errlen);
 
+/* The bytes before the data of the format 1.0 file tp_npy_write writes
+ * (magic, length, header dict padded to 64 bytes: what np.save writes);
+ * their count, or 0 when len is too small (256 bytes always suffice). */
+size_t tp_npy_header_bytes(tp_dtype dtype, int rank, const int64_t *shape, char *out, size_t len);
+
+/* The dtype a NumPy dtype string names ('<f2', ...), or -1 with err saying,
+ * after "WHAT: ", that it is not supported and what is: the words a file's
+ * header gets, for a tensor given in memory. */
+int tp_npy_descr_dtype(const char *descr, const char *what, char *err, size_t errlen);
+
 /* The .npy descr written for a dtype (core/tp_dtype.c says why bf16 is "<V2"). */
 const char *tp_npy_descr(tp_dtype t);
 #endif

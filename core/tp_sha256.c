@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 #include <stdio.h>
+#include <string.h>
 
 static void hex(const unsigned char md[32], char out[65])
 {
@@ -42,4 +43,17 @@ int tp_sha256_file(const char *path, char out[65])
         return -1;
     hex(md, out);
     return 0;
+}
+
+void tp_sha256_hex2(const void *a, size_t alen, const void *b, size_t blen, char out[65])
+{
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) && EVP_DigestUpdate(ctx, a, alen) &&
+             EVP_DigestUpdate(ctx, b, blen) && EVP_DigestFinal_ex(ctx, md, &mdlen);
+    EVP_MD_CTX_free(ctx);
+    if (!ok)
+        memset(md, 0, sizeof md); /* only when OpenSSL cannot allocate a context */
+    hex(md, out);
 }

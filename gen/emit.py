@@ -123,6 +123,7 @@ def render_ninja(contracts, plans, backends):
                 f"build {st}: tp_run_harness build/harnesses/cuda/{name} | gen/tpgen.py gen/steps.py",
                 f"  contract = {name}",
                 "  backend = cuda",
+                f"  junit = build/runs/cuda/{name}.junit.xml",
             ]
             run_outs.append(st)
         lines.append("")

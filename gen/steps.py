@@ -98,14 +98,16 @@ def unexpected_cases(out_dir, since=None):
         return None
 
 
-def run_harness(exe, contract, backend, status_path, out_dir=None):
+def run_harness(exe, contract, backend, status_path, out_dir=None, junit=None):
     """`ninja run`: one harness into build/runs/BACKEND/CONTRACT. Its exit
     status is the step's: 0 when every case has its expected outcome (a
-    case may expect a refusal or a violation), 3 (no GPU) a skip."""
+    case may expect a refusal or a violation), 3 (no GPU) a skip. junit:
+    the harness's --junit FILE (`ninja run` asks for
+    build/runs/BACKEND/CONTRACT.junit.xml)."""
     out_dir = out_dir or f"build/runs/{backend}/{contract}"
     t0 = time.time()
     try:
-        rc = subprocess.call([exe, "--out", out_dir])
+        rc = subprocess.call([exe, "--out", out_dir] + (["--junit", junit] if junit else []))
     except OSError as e:
         print(f"{exe}: cannot run ({e})", file=sys.stderr)
         rc = 2
@@ -113,6 +115,8 @@ def run_harness(exe, contract, backend, status_path, out_dir=None):
               3: "skipped (no GPU)"}.get(rc, "error")
     row = {"contract": contract, "backend": backend, "harness": exe,
            "out": out_dir, "exit": rc, "status": status, "seconds": round(time.time() - t0, 3)}
+    if junit and rc != 3:
+        row["junit"] = junit
     unexpected = unexpected_cases(out_dir, t0) if rc != 3 else []
     if unexpected is not None:
         row["unexpected"] = unexpected

@@ -12,7 +12,7 @@
 
 Build steps (run by build.ninja):
   tpgen.py cc --backend B -o OUT -- COMPILER ARGS...    compile with fingerprints
-  tpgen.py run-harness EXE --contract C --backend B --status S.json [--out DIR]
+  tpgen.py run-harness EXE --contract C --backend B --status S.json [--out DIR] [--junit FILE]
   tpgen.py summary harnesses|runs|prove -o OUT.json [--backends ..] FILES...
   tpgen.py replay -o OUT.json [--tolproof build/tolproof]
   tpgen.py verdicts-step [--tolproof build/tolproof]   `ninja verdicts` (README: Verdict quality)
@@ -201,6 +201,7 @@ def main(argv=None):
     p.add_argument("--backend", required=True)
     p.add_argument("--status", required=True)
     p.add_argument("--out", help="run directory (default build/runs/BACKEND/CONTRACT)")
+    p.add_argument("--junit", help="the harness's --junit FILE: the run as JUnit XML")
     p = sub.add_parser("summary")
     p.add_argument("kind", choices=("harnesses", "runs", "prove"))
     p.add_argument("-o", "--output", required=True)
@@ -245,7 +246,7 @@ def main(argv=None):
         cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
         return steps.cc(a.backend, a.output, cmd)
     if a.cmd == "run-harness":
-        return steps.run_harness(a.exe, a.contract, a.backend, a.status, a.out)
+        return steps.run_harness(a.exe, a.contract, a.backend, a.status, a.out, a.junit)
     if a.cmd == "summary":
         if a.kind == "harnesses":
             return steps.summary_harnesses(a.output, a.files, a.backends.split())

@@ -51,6 +51,17 @@ typedef struct {
 void tp_expect_compare(const tp_plan *plan, const tp_plan *fallback, const json_t *cases, const char *only,
                        FILE *f, const char *lead, const char *where, tp_expect_tally *t);
 
+/* 1 when a case of plan whose outcome is `got` (tp_outcome_of_verdict)
+ * has its expected outcome `want` (tp_expected_word): the same word, or,
+ * in a wrong variant, a pass, a violation or an error where a pass was
+ * expected. */
+int tp_expect_met(const tp_plan *plan, const char *want, const char *got);
+
+/* 1 when plan is a wrong variant and none of its judged case records
+ * (`cases`, results.json "cases") was violated or in error: the one
+ * expectation that belongs to the run, not to a case. */
+int tp_expect_variant_uncaught(const tp_plan *plan, const json_t *cases);
+
 /* A harness's exit status from the tally: 0 every case has its expected
  * outcome, 2 a case refused or in error against its expectation, else 1
  * (a verdict, pass or violated, other than the expected one). */

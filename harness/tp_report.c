@@ -57,14 +57,26 @@ int tp_mkdirs(const char *path)
 }
 
 
-/* The largest of a per-output statistic over the outputs of a case. */
-static double worst_stat(const json_t *cr, const char *key)
+double tp_case_worst(const json_t *cr, const char *key)
 {
     const char *name;
     json_t *o;
     double m = 0;
     json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o) m = fmax(m, tp_json_to_num(json_object_get(o, key)));
     return m;
+}
+
+void tp_case_totals(const json_t *cr, long long *viol, long long *n, long long *more)
+{
+    const char *name;
+    json_t *o;
+    *viol = *n = *more = 0;
+    json_object_foreach((json_t *)json_object_get(cr, "outputs"), name, o)
+    {
+        *viol += json_integer_value(json_object_get(o, "violations"));
+        *n += json_integer_value(json_object_get(o, "elements"));
+        *more += json_integer_value(json_object_get(o, "more_accurate"));
+    }
 }
 
 tp_claim_class tp_case_claim(const json_t *cr)
@@ -129,8 +141,8 @@ void tp_case_line(char *buf, size_t len, const json_t *cr)
     char diag[400];
     more_accurate_text(diag, sizeof diag, cr);
     snprintf(buf, len, "%s: %lld of %lld elements outside the bound%s, max err/bound %.3g, max err %.3g (%.3g ulp), claim %s",
-             verdict, (long long)viol, (long long)n, diag, worst_stat(cr, "max_err_over_bound"),
-             worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"), tp_claim_word(tp_case_claim(cr)));
+             verdict, (long long)viol, (long long)n, diag, tp_case_worst(cr, "max_err_over_bound"),
+             tp_case_worst(cr, "max_abs_err"), tp_case_worst(cr, "max_ulp_err"), tp_claim_word(tp_case_claim(cr)));
 }
 
 void tp_write_tap(FILE *f, const json_t *results)
@@ -179,8 +191,8 @@ void tp_write_markdown(FILE *f, const json_t *results, const json_t *timing)
         if (more)
             snprintf(more_cell, sizeof more_cell, " (%lld more accurate)", more);
         fprintf(f, "| %s | %s | %s | %lld%s | %.3g | %.3g | %.3g | %s | %.4g |\n", name, dims, verdict, (long long)viol,
-                more_cell, worst_stat(cr, "max_abs_err"), worst_stat(cr, "max_ulp_err"),
-                worst_stat(cr, "max_err_over_bound"), tp_claim_word(tp_case_claim(cr)), ms);
+                more_cell, tp_case_worst(cr, "max_abs_err"), tp_case_worst(cr, "max_ulp_err"),
+                tp_case_worst(cr, "max_err_over_bound"), tp_claim_word(tp_case_claim(cr)), ms);
     }
     /* the diagnosis of the cases whose violations are more accurate than
      * the model admits, after the table (only when there are such cases) */

@@ -17,6 +17,12 @@ void tp_write_tap(FILE *f, const json_t *results);
 void tp_write_markdown(FILE *f, const json_t *results, const json_t *timing);
 /* A short line about a case result for the console. */
 void tp_case_line(char *buf, size_t len, const json_t *case_result);
+/* The largest of a per-output statistic ("max_err_over_bound", ...) over
+ * the outputs of a case record; 0 without outputs. */
+double tp_case_worst(const json_t *case_result, const char *key);
+/* The sums over the outputs of a case record of "violations", "elements"
+ * and "more_accurate". */
+void tp_case_totals(const json_t *case_result, long long *violations, long long *elements, long long *more_accurate);
 /* mkdir -p */
 int tp_mkdirs(const char *path);
 typedef enum { TP_CLAIM_NONE, TP_CLAIM_IMPLIED, TP_CLAIM_STRICT, TP_CLAIM_LOOSE, TP_CLAIM_BOTH } tp_claim_class;

@@ -9,6 +9,9 @@
 #include "core/tp_op.h"
 #include "core/tp_sha256.h"
 #include "harness/tp_check.h"
+#include "harness/tp_ci.h"
+#include "harness/tp_ghfmt.h"
+#include "harness/tp_junit.h"
 #include "harness/tp_report.h"
 #include "harness/tp_supervise.h"
 
@@ -42,6 +45,8 @@ struct tp_run {
     json_t *inputs_from; /* of the current case: {NAME: sha256 of FILE} */
     int quiet;           /* a supervised child: the supervisor prints the case lines */
     int keep_partial;    /* results.partial.json after every record (tp_supervise.h) */
+    const char *junit;   /* --junit FILE: the run as JUnit XML (tp_junit.h) */
+    int github;          /* --format github: workflow annotations on stdout (tp_ghfmt.h) */
 };
 
 static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
@@ -49,7 +54,7 @@ static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
     fprintf(f,
             "usage: harness_%s [--out DIR] [--case NAME]... [--reps N] [--root DIR]\n"
             "       [--input NAME=FILE.npy]... [--dump-inputs] [--case-timeout SECONDS]\n"
-            "       [--in-process] [--list] [--help]\n"
+            "       [--in-process] [--junit FILE] [--format text|github] [--list] [--help]\n"
             "Runs kernel %s (%s) on every case of contract %s, checks every output element\n"
             "against the exact reference and the bound of the contract's numeric model, and writes\n"
             "DIR/results.json, results.tap, results.md, timing.json, plan.json and the\n"
@@ -71,6 +76,12 @@ static void usage(const tp_harness_info *info, const tp_plan *plan, FILE *f)
             "process, without that isolation. DIR/results.partial.json holds the records of the\n"
             "cases finished so far while the run goes on; every result file is written whole\n"
             "(a temporary file renamed), so a run killed midway leaves no truncated file.\n"
+            "--junit FILE also writes the run as JUnit XML: one testcase per case and output, a\n"
+            "violation a <failure> with the largest err/bound and the first violations, a refusal\n"
+            "or an error an <error>, a case not selected <skipped>; a case with its expected\n"
+            "outcome passes (an expected refusal or violation says so in <system-out>).\n"
+            "--format github also prints GitHub workflow annotations on stdout at the end: an\n"
+            "::error line per failing case or output, a ::notice per expected refusal or violation.\n"
             "A case may expect a refusal or a violation (expect = \"refused\" or \"violated\" in the\n"
             "contract; the default is a pass); every case without its expected outcome is named\n"
             "on stderr (\"unexpected outcome: CONTRACT/CASE: expected E, got G\").\n"
@@ -125,6 +136,15 @@ static int parse_args(tp_run *run, int argc, char **argv)
                 fprintf(stderr, "--reps %s: expected an integer from 1 to 10000\n", argv[i]);
                 return TP_RUN_ERROR;
             }
+        } else if (strcmp(a, "--junit") == 0 && more) {
+            run->junit = argv[++i];
+        } else if (strcmp(a, "--format") == 0 && more) {
+            const char *v = argv[++i];
+            if (strcmp(v, "github") != 0 && strcmp(v, "text") != 0) {
+                fprintf(stderr, "--format %s: expected text or github\n", v);
+                return TP_RUN_ERROR;
+            }
+            run->github = strcmp(v, "github") == 0;
         } else if (strcmp(a, "--dump-inputs") == 0) {
             run->dump_inputs = 1;
         } else if (strcmp(a, "--input") == 0 && more) {
@@ -547,6 +567,15 @@ int tp_run_close(tp_run *run)
     rc |= tp_write_tap_file(path, run->results);
     snprintf(path, sizeof path, "%s/results.md", run->out);
     rc |= tp_write_markdown_file(path, run->results, run->timing);
+    /* the CI formats, from the same records and the plan's expectations */
+    snprintf(path, sizeof path, "%s/results.json", run->out);
+    tp_ci_suite suite = {.name = plan->contract, .results = run->results, .plan = plan, .file = path};
+    if (run->junit && tp_junit_write_file(run->junit, &suite, 1) != 0) {
+        fprintf(stderr, "--junit %s: cannot be written\n", run->junit);
+        rc = -1;
+    }
+    if (run->github)
+        tp_ghfmt_write(stdout, &suite, 1);
     if (rc == 0 && run->keep_partial) { /* results.json has replaced it */
         snprintf(path, sizeof path, "%s/results.partial.json", run->out);
         remove(path);

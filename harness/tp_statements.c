@@ -10,6 +10,9 @@ static const tp_statement inputs_regenerated = {
     "inputs regenerated from seed %llu with the contract's fills (counter-based RNG)"};
 /* %s: " NAME = PATH (sha256 PREFIX...)" per file */
 static const tp_statement inputs_from_files = {"inputs.from_files", TP_EVIDENCE, "inputs read from .npy files:%s"};
+/* %s: " NAME = WHAT (sha256 PREFIX... of its .npy encoding)" per tensor */
+static const tp_statement inputs_from_memory = {"inputs.from_memory", TP_EVIDENCE,
+                                                "inputs passed in memory through the C API (api/tolproof.h):%s"};
 static const tp_statement inputs_others_regenerated = {
     "inputs.others_regenerated", TP_EVIDENCE,
     "the other inputs regenerated from seed %llu with the contract's fills (counter-based RNG)"};
@@ -18,6 +21,12 @@ static const tp_statement outputs_kernel = {"outputs.kernel", TP_EVIDENCE,
 static const tp_statement outputs_from_files = {
     "outputs.from_files", TP_EVIDENCE,
     "outputs produced outside tolproof (the contract's kernel %s was not run), read from .npy files:%s"};
+static const tp_statement outputs_from_memory = {
+    "outputs.from_memory", TP_EVIDENCE,
+    "outputs produced outside tolproof (the contract's kernel %s was not run), passed in memory through the C API:%s"};
+static const tp_statement outputs_initial_from_memory = {
+    "outputs.initial_from_memory", TP_EVIDENCE,
+    "pre-launch content of output %s passed in memory as %s (sha256 %.16s... of its .npy encoding)"};
 static const tp_statement outputs_initial_from_file = {
     "outputs.initial_from_file", TP_EVIDENCE, "pre-launch content of output %s read from %s (sha256 %.16s...)"};
 static const tp_statement outputs_initial_from_init = {
@@ -40,6 +49,10 @@ static const tp_statement nonclaim_other_files = {
     "nonclaim.other_files", TP_NON_CLAIM,
     "nothing about inputs or shapes other than these files', nor about how the producer computed the outputs "
     "beyond where they lie"};
+static const tp_statement nonclaim_other_tensors = {
+    "nonclaim.other_tensors", TP_NON_CLAIM,
+    "nothing about inputs or shapes other than these tensors', nor about how the producer computed the outputs "
+    "beyond where they lie"};
 static const tp_statement nonclaim_model_conformance = {
     "nonclaim.model_conformance", TP_NON_CLAIM,
     "a pass does not show the kernel follows the declared model, only that every output lies where an evaluation "
@@ -57,16 +70,27 @@ static const tp_statement *const runtime_statements[] = {
     &outputs_initial_from_init,  &model_overridden,          &op_reference,
     &outputs_compared_bits,      &claim_audit,                &nonclaim_other_inputs,     &nonclaim_other_files,
     &nonclaim_model_conformance, &nonclaim_model_assumed,    &nonclaim_output_not_checked,
+    /* the C API's tensors in memory (api/tolproof.h) */
+    &inputs_from_memory,         &outputs_from_memory,       &outputs_initial_from_memory, &nonclaim_other_tensors,
     NULL};
 
-/* " NAME = PATH (sha256 PREFIX...[, NOTE])" for each file, into buf. */
-static void file_list(char *buf, size_t len, const tp_source_file *f, int n)
+/* " NAME = PATH (sha256 PREFIX...[, NOTE])" for each file (in_memory 0)
+ * or " NAME = WHAT (sha256 PREFIX... of its .npy encoding[, NOTE])" for
+ * each tensor in memory (in_memory 1), into buf; the count listed. */
+static int file_list(char *buf, size_t len, const tp_source_file *f, int n, int in_memory)
 {
     size_t at = 0;
+    int listed = 0;
     buf[0] = 0;
-    for (int i = 0; i < n && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, " %s = %s (sha256 %.16s...%s%s)", f[i].name, f[i].path,
-                               f[i].sha256, f[i].note ? ", " : "", f[i].note ? f[i].note : "");
+    for (int i = 0; i < n && at < len; i++) {
+        if (!f[i].in_memory != !in_memory)
+            continue;
+        listed++;
+        at += (size_t)snprintf(buf + at, len - at, " %s = %s (sha256 %.16s...%s%s%s)", f[i].name, f[i].path,
+                               f[i].sha256, in_memory ? " of its .npy encoding" : "", f[i].note ? ", " : "",
+                               f[i].note ? f[i].note : "");
+    }
+    return listed;
 }
 
 static const tp_source_file *find_file(const tp_source_file *f, int n, const char *name)
@@ -91,8 +115,10 @@ static void say_sources(const tp_plan *plan, const tp_case *c, const tp_case_sou
     if (src->ninputs == 0)
         tp_say(out, &inputs_regenerated, (unsigned long long)c->seed);
     else {
-        file_list(buf, sizeof buf, src->inputs, src->ninputs);
-        tp_say(out, &inputs_from_files, buf);
+        if (file_list(buf, sizeof buf, src->inputs, src->ninputs, 0))
+            tp_say(out, &inputs_from_files, buf);
+        if (file_list(buf, sizeof buf, src->inputs, src->ninputs, 1))
+            tp_say(out, &inputs_from_memory, buf);
         if (src->ninputs < ninputs)
             tp_say(out, &inputs_others_regenerated, (unsigned long long)c->seed);
     }
@@ -100,8 +126,10 @@ static void say_sources(const tp_plan *plan, const tp_case *c, const tp_case_sou
         tp_say(out, &outputs_kernel, kernel_source, plan->kernel.sha256);
         return;
     }
-    file_list(buf, sizeof buf, src->outputs, src->noutputs);
-    tp_say(out, &outputs_from_files, kernel_source, buf);
+    if (file_list(buf, sizeof buf, src->outputs, src->noutputs, 0))
+        tp_say(out, &outputs_from_files, kernel_source, buf);
+    if (file_list(buf, sizeof buf, src->outputs, src->noutputs, 1))
+        tp_say(out, &outputs_from_memory, kernel_source, buf);
     /* the checker took each output's pre-launch content from somewhere */
     for (int i = 0; i < plan->ntensors; i++) {
         if (plan->tensors[i].role != TP_ROLE_OUTPUT)
@@ -109,7 +137,8 @@ static void say_sources(const tp_plan *plan, const tp_case *c, const tp_case_sou
         const char *name = plan->tensors[i].name, *init = plan->tensors[i].init;
         const tp_source_file *f = find_file(src->initial, src->ninitial, name);
         if (f)
-            tp_say(out, &outputs_initial_from_file, name, f->path, f->sha256);
+            tp_say(out, f->in_memory ? &outputs_initial_from_memory : &outputs_initial_from_file, name, f->path,
+                   f->sha256);
         else if (init && strcmp(init, "poison") != 0)
             tp_say(out, &outputs_initial_from_init, name, init);
     }
@@ -143,8 +172,20 @@ void tp_case_source_copies(tp_case_source *src, const tp_case *c, const json_t *
             continue;
         int k = src->ninputs++;
         snprintf(paths[k], TP_SOURCE_PATH, "outputs/%s/input_%s.npy", c->name, c->tensors[t].name);
-        src->inputs[k] = (tp_source_file){c->tensors[t].name, paths[k], sha, NULL};
+        src->inputs[k] = (tp_source_file){c->tensors[t].name, paths[k], sha, NULL, 0};
     }
+}
+
+static int any_in_memory(const tp_case_source *src)
+{
+    int any = 0;
+    for (int i = 0; i < src->ninputs; i++)
+        any |= src->inputs[i].in_memory;
+    for (int i = 0; i < src->noutputs; i++)
+        any |= src->outputs[i].in_memory;
+    for (int i = 0; i < src->ninitial; i++)
+        any |= src->initial[i].in_memory;
+    return any;
 }
 
 void tp_case_statements(const tp_plan *plan, const tp_op *op, const tp_case *c, const tp_case_source *src,
@@ -158,7 +199,9 @@ void tp_case_statements(const tp_plan *plan, const tp_op *op, const tp_case *c, 
     if (src)
         say_overrides(src->model_overrides, out);
     tp_say(out, &op_reference, op->name, op->summary, n);
-    tp_say(out, src && src->outputs_from_files ? &nonclaim_other_files : &nonclaim_other_inputs);
+    tp_say(out, !src || !src->outputs_from_files ? &nonclaim_other_inputs
+                : any_in_memory(src)                  ? &nonclaim_other_tensors
+                                                      : &nonclaim_other_files);
     tp_say(out, &nonclaim_model_conformance);
     tp_say(out, &nonclaim_model_assumed);
     if (op->say)

@@ -15,9 +15,13 @@
 #define TP_SOURCE_MAX 8
 
 /* A tensor read from a file: name, path as the result shows it, SHA-256
- * (hex) and an optional note (e.g. an index file's conversion). */
+ * (hex) and an optional note (e.g. an index file's conversion). With
+ * in_memory set, a tensor the C API was handed in memory instead: path is
+ * what its caller calls it ("numpy.ndarray"), sha256 that of its .npy
+ * encoding. */
 typedef struct {
     const char *name, *path, *sha256, *note;
+    int in_memory;
 } tp_source_file;
 
 /* Where the tensors of a case came from, as its caller knows it. A NULL

@@ -36,11 +36,11 @@ ok $? "bundle of run A"
 ok $? "a clean bundle passes the audit"
 "$tp" audit "$tmp/bA.tar.gz" >"$tmp/audit_tgz.log"
 ok $? "its .tar.gz passes the audit"
-for f in manifest.json timing.json summary.md summary.tex results.tap proofs/gemm.json runs/gemm_fwd/results.json \
+for f in manifest.json timing.json summary.md summary.tex index.html results.tap proofs/gemm.json runs/gemm_fwd/results.json \
     runs/gemm_fwd/outputs/normal_64/C.npy plots/gemm_fwd/normal_64/C.svg plots/gelu_bwd/normal_65536/gi.svg; do
     [ -s "$tmp/bA/$f" ] || { echo "# missing $f"; false; }
 done
-ok $? "the bundle holds the manifest, timing, summaries, TAP log, proofs, results, tensors and plots"
+ok $? "the bundle holds the manifest, timing, summaries, index.html, TAP log, proofs, results, tensors and plots"
 grep -q '\\toprule' "$tmp/bA/summary.tex" && grep -q '\\bottomrule' "$tmp/bA/summary.tex" && grep -q 'gemm\\_fwd' "$tmp/bA/summary.tex"
 ok $? "summary.tex is a booktabs table with escaped names"
 ! grep -q '"seconds"' "$tmp/bA/proofs/gemm.json" && grep -q '"seconds": 1.5' "$tmp/bA/timing.json"
@@ -73,7 +73,7 @@ ok $? "so does summary.tex"
 ok $? "the manifest follows docs/manifest.schema.json"
 grep -q '"z3"' "$tmp/bA/manifest.json" && grep -q '"seed": 2' "$tmp/bA/manifest.json" && grep -q '"commit"' "$tmp/bA/manifest.json"
 ok $? "the manifest records tool versions, seeds and the git commit"
-sed 's/"tolproof_bundle": 2/"tolproof_bundle": 3/' "$tmp/bA/manifest.json" >"$tmp/bad_manifest.json"
+sed 's/"tolproof_bundle": 3/"tolproof_bundle": 4/' "$tmp/bA/manifest.json" >"$tmp/bad_manifest.json"
 "$schema" docs/manifest.schema.json "$tmp/bad_manifest.json" >/dev/null
 [ $? = 1 ]; ok $? "a manifest of another format does not follow the schema"
 sed '/"cvc4":/d' "$tmp/bA/manifest.json" >"$tmp/bad_manifest.json"

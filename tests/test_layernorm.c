@@ -16,6 +16,7 @@
  * Build with -ffp-contract=off: the emulations round where C says. */
 #include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "tests/case_tensor.h"
 #include "tests/model_json.h"
 #include "tests/tap.h"
 #include "core/tp_fp16.h"
@@ -132,20 +133,6 @@ static float osum(int n, const float *a, const float *b, int order, int fma)
 
 /* ---- cases for the real ops ----------------------------------------------- */
 
-static void tensor(tp_case *c, const char *name, tp_dtype dt, int rank, int64_t d0, int64_t d1, void *data, int out)
-{
-    tp_tensor *t = &c->tensors[c->ntensors++];
-    memset(t, 0, sizeof *t);
-    t->name = name;
-    t->dtype = dt;
-    t->rank = rank;
-    t->shape[0] = d0;
-    t->shape[1] = d1;
-    t->numel = rank == 1 ? d0 : d0 * d1;
-    t->data = data;
-    t->initial = out ? data : NULL;
-}
-
 /* Elements of `got` outside the admitted interval of output `name`. */
 static int64_t outside(const tp_op *op, const tp_value *model, tp_case *c, const char *name, int64_t n, int f32,
                        const void *got, int *err_out)
@@ -254,12 +241,12 @@ static int64_t fwd_run(const fwd_input *in, uint64_t seed, int order, int fma, i
     memset(&c, 0, sizeof c);
     c.name = in->name;
     c.backend = "cuda";
-    tensor(&c, "x", TP_F16, 2, R, C, x16, 0);
-    tensor(&c, "gamma", TP_F16, 1, C, 0, g16, 0);
-    tensor(&c, "beta", TP_F16, 1, C, 0, b16, 0);
-    tensor(&c, "y", TP_F16, 2, R, C, y, 1);
-    tensor(&c, "mean", TP_F32, 1, R, 0, mean, 1);
-    tensor(&c, "rstd", TP_F32, 1, R, 0, rstd, 1);
+    case_add_tensor(&c, "x", TP_F16, 2, R, C, x16, 0);
+    case_add_tensor(&c, "gamma", TP_F16, 1, C, 0, g16, 0);
+    case_add_tensor(&c, "beta", TP_F16, 1, C, 0, b16, 0);
+    case_add_tensor(&c, "y", TP_F16, 2, R, C, y, 1);
+    case_add_tensor(&c, "mean", TP_F32, 1, R, 0, mean, 1);
+    case_add_tensor(&c, "rstd", TP_F32, 1, R, 0, rstd, 1);
     tp_value *model = fwd_model();
     int err = 0;
     int64_t bad = outside(op, model, &c, "y", (int64_t)R * C, 0, y, &err);
@@ -466,12 +453,12 @@ static int64_t bwd_run(const bwd_input *in, uint64_t seed, int order, int fma, i
     memset(&c, 0, sizeof c);
     c.name = in->name;
     c.backend = "cuda";
-    tensor(&c, "x", TP_F16, 2, R, C, x16, 0);
-    tensor(&c, "dy", TP_F16, 2, R, C, dy16, 0);
-    tensor(&c, "gamma", TP_F16, 1, C, 0, g16, 0);
-    tensor(&c, "mean", TP_F16, 1, R, 0, m16, 0);
-    tensor(&c, "rstd", TP_F16, 1, R, 0, s16, 0);
-    tensor(&c, "dx", TP_F16, 2, R, C, dx, 1);
+    case_add_tensor(&c, "x", TP_F16, 2, R, C, x16, 0);
+    case_add_tensor(&c, "dy", TP_F16, 2, R, C, dy16, 0);
+    case_add_tensor(&c, "gamma", TP_F16, 1, C, 0, g16, 0);
+    case_add_tensor(&c, "mean", TP_F16, 1, R, 0, m16, 0);
+    case_add_tensor(&c, "rstd", TP_F16, 1, R, 0, s16, 0);
+    case_add_tensor(&c, "dx", TP_F16, 2, R, C, dx, 1);
     tp_value *model = bwd_model(pilot);
     int err = 0;
     int64_t bad = outside(op, model, &c, "dx", (int64_t)R * C, 0, dx, &err);
@@ -544,12 +531,12 @@ static int64_t params_run(int R, int C, const char *xf, const char *dyf, uint64_
     memset(&cs, 0, sizeof cs);
     cs.name = "params";
     cs.backend = "cuda";
-    tensor(&cs, "x", TP_F16, 2, R, C, x16, 0);
-    tensor(&cs, "dy", TP_F16, 2, R, C, dy16, 0);
-    tensor(&cs, "mean", TP_F16, 1, R, 0, m16, 0);
-    tensor(&cs, "rstd", TP_F16, 1, R, 0, s16, 0);
-    tensor(&cs, "dgamma", TP_F32, 1, C, 0, dg, 1);
-    tensor(&cs, "dbeta", TP_F32, 1, C, 0, db, 1);
+    case_add_tensor(&cs, "x", TP_F16, 2, R, C, x16, 0);
+    case_add_tensor(&cs, "dy", TP_F16, 2, R, C, dy16, 0);
+    case_add_tensor(&cs, "mean", TP_F16, 1, R, 0, m16, 0);
+    case_add_tensor(&cs, "rstd", TP_F16, 1, R, 0, s16, 0);
+    case_add_tensor(&cs, "dgamma", TP_F32, 1, C, 0, dg, 1);
+    case_add_tensor(&cs, "dbeta", TP_F32, 1, C, 0, db, 1);
     tp_value *model = model_of(json_pack("{s:s,s:s,s:s,s:s}", "arithmetic", "fp32", "order", "any", "fma", "any",
                               "output_rounding", "none"));
     int err = 0;

@@ -166,7 +166,7 @@ static void check_runtime(void)
 
     tp_case_source copies = {0};
     copies.ninputs = 1;
-    copies.inputs[0] = (tp_source_file){"x", "outputs/c1/input_x.npy", "feedfacefeedface0000", NULL};
+    copies.inputs[0] = (tp_source_file){"x", "outputs/c1/input_x.npy", "feedfacefeedface0000", NULL, 0};
     r = said_for(&copies);
     ids_of(json_object_get(r, "evidence"), ev, sizeof ev);
     tap_ok(strcmp(ev, "inputs.from_files outputs.kernel op.reference claim.audit") == 0,
@@ -178,10 +178,10 @@ static void check_runtime(void)
 
     tp_case_source files = {0};
     files.ninputs = 1;
-    files.inputs[0] = (tp_source_file){"x", "x.npy", "aaaaaaaaaaaaaaaa0000", "<i8 narrowed to i32"};
+    files.inputs[0] = (tp_source_file){"x", "x.npy", "aaaaaaaaaaaaaaaa0000", "<i8 narrowed to i32", 0};
     files.outputs_from_files = 1;
     files.noutputs = 1;
-    files.outputs[0] = (tp_source_file){"y", "y.npy", "bbbbbbbbbbbbbbbb0000", NULL};
+    files.outputs[0] = (tp_source_file){"y", "y.npy", "bbbbbbbbbbbbbbbb0000", NULL, 0};
     json_t *ov = json_pack("{s:s}", "accumulation", "fp32_faithful");
     files.model_overrides = ov;
     files.nskipped = 1;
@@ -197,7 +197,7 @@ static void check_runtime(void)
            "and its Non-claims: other files, the output not given (%s)", nc);
     json_decref(r);
     files.ninitial = 1;
-    files.initial[0] = (tp_source_file){"y", "y0.npy", "cccccccccccccccc0000", NULL};
+    files.initial[0] = (tp_source_file){"y", "y0.npy", "cccccccccccccccc0000", NULL, 0};
     r = said_for(&files);
     ids_of(json_object_get(r, "evidence"), ev, sizeof ev);
     tap_ok(strstr(ev, "outputs.initial_from_file") && !strstr(ev, "outputs.initial_from_init"),

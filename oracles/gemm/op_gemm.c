@@ -124,6 +124,7 @@ static void admitted(const tp_format *out, int64_t n, int K, int faith, const do
     fesetround(saved);
     for (int64_t i = 0; i < n; i++) {
         ref[i].exact = hi[i] + lo[i];
+        tp_bound_shrink(ref[i].exact, &ref[i].allow_lo, &ref[i].allow_hi); /* tests only: 1 = untouched */
         ref[i].allow_lo = out->round(ref[i].allow_lo);
         ref[i].allow_hi = out->round(ref[i].allow_hi);
     }

@@ -44,15 +44,21 @@ float tp_ln_rsqrt_rn(float w)
     return f;
 }
 
-tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int rounded_terms)
+void tp_ln_sum_reals(double slo, double shi, double absum, int n, int rounded_terms, double *lo, double *hi)
 {
     int saved = fegetround();
     fesetround(FE_UPWARD);
     double e = (double)n * TP_DOT_C * absum + (double)(rounded_terms ? 2 * n : n) * TP_DOT_ETA;
-    double hi = shi + e;
+    *hi = shi + e;
     fesetround(FE_DOWNWARD);
-    double lo = slo - e;
+    *lo = slo - e;
     fesetround(saved);
+}
+
+tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int rounded_terms)
+{
+    double lo, hi;
+    tp_ln_sum_reals(slo, shi, absum, n, rounded_terms, &lo, &hi);
     tp_ln_fint r = {tp_ln_f32_up(lo), tp_ln_f32_down(hi)};
     return r;
 }

@@ -34,6 +34,10 @@ float tp_ln_rsqrt_rn(float w);
  * n-1 additions, whatever the tree), each with relative error <= 2^-24 and
  * absolute error <= 2^-150. Requires n <= 65536. */
 tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int rounded_terms);
+/* The same bound as reals: [lo, hi] = [slo - e, shi + e] rounded outward
+ * to double, before tp_ln_sum_model takes the floats inside it (for ops
+ * whose output is that sum: the test-only tp_bound_shrink acts here). */
+void tp_ln_sum_reals(double slo, double shi, double absum, int n, int rounded_terms, double *lo, double *hi);
 
 /* The LayerNorm forward statistics of one row of n binary16 values (as
  * floats), with eps the kernel's fp32 literal:

@@ -95,9 +95,11 @@ static void upd(float v, float *lo, float *hi)
     *hi = fmaxf(*hi, v);
 }
 
-/* The outputs (in format out) the model admits for one element. */
-static void dx_admitted(const tp_format *out, tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2, tp_ln_fint k,
-                        float n, double *lo, double *hi)
+/* The outputs (in format out) the model admits for one element; exact is
+ * the exact dx, toward which the test-only tp_bound_shrink narrows the fp32
+ * hull before its rounding to the output's format. */
+static void dx_admitted(const tp_format *out, double exact, tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2,
+                        tp_ln_fint k, float n, double *lo, double *hi)
 {
     float alo = INFINITY, ahi = -INFINITY, blo = INFINITY, bhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     const float nd = n * dxh;
@@ -116,8 +118,10 @@ static void dx_admitted(const tp_format *out, tp_ln_fint xh, float dxh, tp_ln_fi
         upd(ks[i] * blo, &ylo, &yhi);
         upd(ks[i] * bhi, &ylo, &yhi);
     }
-    *lo = out->round(ylo);
-    *hi = out->round(yhi);
+    double dlo = ylo, dhi = yhi;
+    tp_bound_shrink(exact, &dlo, &dhi);
+    *lo = out->round(dlo);
+    *hi = out->round(dhi);
 }
 
 /* One row; fm, fs are the formats of the fed mean and rstd, out that of
@@ -217,7 +221,7 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
         mpfi_mul(u, u, rho);
         mpfi_div_ui(u, u, (unsigned long)cols);
         tp_ln_enclosure(u, &e->exact_lo, &e->exact, &e->exact_hi);
-        dx_admitted(out, xh[j], dxh, s1, s2, k, n, &e->allow_lo, &e->allow_hi);
+        dx_admitted(out, e->exact, xh[j], dxh, s1, s2, k, n, &e->allow_lo, &e->allow_hi);
     }
     free(xh);
     fesetround(saved);

@@ -74,17 +74,34 @@ static int fwd_check_model(const tp_value *model, char *err, size_t errlen)
 static float min4(float a, float b, float c, float d) { return fminf(fminf(a, b), fminf(c, d)); }
 static float max4(float a, float b, float c, float d) { return fmaxf(fmaxf(a, b), fmaxf(c, d)); }
 
-/* The outputs (in format out) the model admits for one element. */
-static void y_admitted(const tp_format *out, float x, float g, float b, tp_ln_fint m, tp_ln_fint r, double *lo,
-                       double *hi)
+/* The outputs (in format out) the model admits for one element; exact is
+ * the exact y, toward which the test-only tp_bound_shrink narrows the fp32
+ * hull before its rounding to the output's format. */
+static void y_admitted(const tp_format *out, double exact, float x, float g, float b, tp_ln_fint m, tp_ln_fint r,
+                       double *lo, double *hi)
 {
     float dlo = x - m.hi, dhi = x - m.lo;
     float tlo = min4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
     float thi = max4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
     float ua = tlo * g, ub = thi * g;
     float y1 = ua + b, y2 = ub + b, y3 = fmaf(tlo, g, b), y4 = fmaf(thi, g, b);
-    *lo = out->round(min4(y1, y2, y3, y4));
-    *hi = out->round(max4(y1, y2, y3, y4));
+    double ylo = min4(y1, y2, y3, y4), yhi = max4(y1, y2, y3, y4);
+    tp_bound_shrink(exact, &ylo, &yhi);
+    *lo = out->round(ylo);
+    *hi = out->round(yhi);
+}
+
+/* The test-only shrink of an fp32 output (mean, rstd): the model's
+ * interval [lo, hi] of floats, each end already the kernel's own fp32
+ * result with no rounding after it, narrowed toward exact; the admitted set
+ * is then the floats inside the narrowed interval. At scale 1 the ends come
+ * back unchanged. */
+static void f32_admitted(double exact, tp_ln_fint v, double *lo, double *hi)
+{
+    double a = v.lo, b = v.hi;
+    tp_bound_shrink(exact, &a, &b);
+    *lo = tp_ln_f32_up(a);
+    *hi = tp_ln_f32_down(b);
 }
 
 static int fwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
@@ -147,12 +164,10 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
             tp_ln_row_stats(cols, xr, m.eps, m.rsqrt_ulp, &mean, &rstd, mu, rho);
             if (which == 1) {
                 tp_ln_enclosure(mu, &ref[r].exact_lo, &ref[r].exact, &ref[r].exact_hi);
-                ref[r].allow_lo = mean.lo;
-                ref[r].allow_hi = mean.hi;
+                f32_admitted(ref[r].exact, mean, &ref[r].allow_lo, &ref[r].allow_hi);
             } else if (which == 2) {
                 tp_ln_enclosure(rho, &ref[r].exact_lo, &ref[r].exact, &ref[r].exact_hi);
-                ref[r].allow_lo = rstd.lo;
-                ref[r].allow_hi = rstd.hi;
+                f32_admitted(ref[r].exact, rstd, &ref[r].allow_lo, &ref[r].allow_hi);
             } else {
                 for (int j = 0; j < cols; j++) {
                     tp_ref *e = &ref[(size_t)r * cols + j];
@@ -161,7 +176,7 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
                     mpfi_mul_d(t, t, (double)gf[j]);
                     mpfi_add_d(t, t, (double)bf[j]);
                     tp_ln_enclosure(t, &e->exact_lo, &e->exact, &e->exact_hi);
-                    y_admitted(fo, xr[j], gf[j], bf[j], mean, rstd, &e->allow_lo, &e->allow_hi);
+                    y_admitted(fo, e->exact, xr[j], gf[j], bf[j], mean, rstd, &e->allow_lo, &e->allow_hi);
                 }
             }
         }

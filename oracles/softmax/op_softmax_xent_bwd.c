@@ -103,8 +103,6 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
         /* fp32 operations in round-to-nearest: exactly the kernel's RN32 */
         const float d_lo = gf[j] - dot_hi, d_hi = gf[j] - dot_lo;
         const float p1 = sf[j] * d_lo, p2 = sf[j] * d_hi;
-        ref[j].allow_lo = out->round(p1 < p2 ? p1 : p2);
-        ref[j].allow_hi = out->round(p1 < p2 ? p2 : p1);
         /* exact: s * (g - D) */
         mpfr_set_flt(w->u, gf[j], MPFR_RNDN);
         mpfr_sub(w->u, w->u, w->D, MPFR_RNDN);
@@ -112,6 +110,13 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
         ref[j].exact = mpfr_get_d(w->u, MPFR_RNDN);
         ref[j].exact_lo = mpfr_get_d(w->u, MPFR_RNDD);
         ref[j].exact_hi = mpfr_get_d(w->u, MPFR_RNDU);
+        /* [min, max] of p1, p2 holds every fp32 gi the model admits: the
+         * enclosure before the output rounding (tests only may narrow it
+         * toward the exact value; 1 = untouched) */
+        double a_lo = p1 < p2 ? p1 : p2, a_hi = p1 < p2 ? p2 : p1;
+        tp_bound_shrink(ref[j].exact, &a_lo, &a_hi);
+        ref[j].allow_lo = out->round(a_lo);
+        ref[j].allow_hi = out->round(a_hi);
     }
     return 0;
 }

@@ -27,6 +27,7 @@ float tp_dot_fp32_fma(int n, const float *a, const float *b)
 {
     float acc = 0.0f;
     /*@ loop invariant range: 0 <= k <= n;
+      @ loop invariant finite: \is_finite(acc);
       @ loop invariant err: rabs(acc - dot(a, b, k)) <= dot_c * nmul(k, abs_dot(a, b, k)) + k * dot_eta;
       @ loop invariant mag: rabs(dot(a, b, k)) <= abs_dot(a, b, k);
       @ loop invariant cap: abs_dot(a, b, k) <= k * f16_prod_max;

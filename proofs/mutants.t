@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# WP notices a wrong exact sum: each mutant is a copy of the oracles with one
+# edit, and proofs/wp.sh must fail on it, naming the goal that no longer
+# proves (the proof runs in WP's IEEE float model, where a dropped low-order
+# accumulator or a wrong split is visible; in the real model M4 passed).
+#   M4  tp_ln_row_sum without its low-part accumulation (the old
+#       `l += p - t;`, now `l = tp_exact_add_lo(l, d);`): hi + lo is no
+#       longer the sum (invariant `partial`).
+#   M5  split scale 1.5*2^40 instead of 1.5*2^44: the high part is no longer
+#       a multiple of 2^-8 (tp_exact_split, assertion t_grid).
+#   M6  LayerNorm's length limit doubled to 2^14: the low accumulator may
+#       leave the range where its additions are exact (tp_ln_row_sum's call
+#       of tp_exact_add_lo, precondition `range`).
+# About 5 minutes on 2 cores (each copy is proved again, its failing goals
+# up to TP_WP_TIMEOUT = 10 s), so it is its own target, `ninja proof_mutants`,
+# not part of `ninja test`.
+set -u
+cd "$(dirname "$0")/.."
+. tests/tap.sh
+
+for tool in frama-c why3 z3 cvc4 gappa; do
+    if ! command -v $tool >/dev/null; then
+        echo "1..0 # SKIP $tool not installed"
+        exit 0
+    fi
+done
+
+# mutant NAME FILE SED-EXPRESSION GOAL: copy the oracles, apply the edit to
+# FILE, check that the edit took, prove layernorm.c, expect GOAL to fail.
+mutant() {
+    local name=$1 file=$2 expr=$3 goal=$4 dir=$tmp/$1
+    mkdir -p "$dir"
+    cp -r oracles "$dir/"
+    sed -i -e "$expr" "$dir/$file"
+    ! cmp -s "oracles/${file#oracles/}" "$dir/$file"
+    ok $? "$name: the edit applies to $file"
+    TP_WP_TIMEOUT=10 proofs/wp.sh "$dir/oracles/layernorm/proven/layernorm.c" "$dir/out" >"$dir/wp.out" 2>&1
+    [ $? -ne 0 ]
+    ok $? "$name: proofs/wp.sh fails"
+    grep -qE "^  \[wp\] \[Failed\] Goal typed_tolproof_$goal\$" "$dir/wp.out"
+    ok $? "$name: goal $goal fails"
+    [ "$(grep -c '^  \[wp\] \[Failed\]' "$dir/wp.out")" -ge 1 ] || sed 's/^/# /' "$dir/wp.out"
+}
+
+mutant M4 oracles/layernorm/proven/layernorm.c \
+    '0,/^        l = tp_exact_add_lo(l, d);$/{/^        l = tp_exact_add_lo(l, d);$/d}' \
+    tp_ln_row_sum_loop_invariant_partial_preserved
+mutant M5 oracles/common/proven/exact_sum.h \
+    's/^#define TP_EXACT_SPLIT 0x1.8p44$/#define TP_EXACT_SPLIT 0x1.8p40/' \
+    tp_exact_split_assert_t_grid
+mutant M6 oracles/layernorm/proven/layernorm_cols.h \
+    's/^#define TP_LN_N_MAX 8192$/#define TP_LN_N_MAX 16384/' \
+    tp_ln_row_sum_call_tp_exact_add_lo_requires_range
+
+# The unmutated copy proves (the mutants fail for their edit, not the copy).
+mkdir -p "$tmp/base"
+cp -r oracles "$tmp/base/"
+TP_WP_TIMEOUT=10 proofs/wp.sh "$tmp/base/oracles/layernorm/proven/layernorm.c" "$tmp/base/out" >"$tmp/base/wp.out" 2>&1
+ok $? "the unmutated copy proves"
+
+tap_end
