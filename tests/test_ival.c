@@ -1,4 +1,4 @@
-/* Checks the proven interval evaluator (oracles/common/proven/tp_ival.c)
+/* Checks the proven interval evaluator (oracles/common/proven/tp_ival*.c)
  * against MPFR, for each primitive in `tested` (the checker below also
  * knows mul, div and fma, for the primitives still to land): for intervals
  * built from edge values (signed zeros,
@@ -17,6 +17,7 @@
  * Build with -ffp-contract=off -frounding-math. */
 #include "tests/tap.h"
 #include "oracles/common/proven/tp_ival.h"
+#include "oracles/common/proven/tp_ival_sqrt.h"
 
 #include <float.h>
 #include <math.h>

@@ -42,17 +42,4 @@ tp_ival32 tp_ival32_add(tp_ival32 a, tp_ival32 b);
   @*/
 tp_ival32 tp_ival32_sub(tp_ival32 a, tp_ival32 b);
 
-/* { RN32(sqrt(x)) : x in a } for a >= 0 (-0.0 included): ends
- * RN32(sqrt(a.lo)) and RN32(sqrt(a.hi)), sqrt being monotone. */
-/*@ requires ok: ival32_ok(a);
-  @ requires nonneg: 0.0 <= a.lo;
-  @ assigns \nothing;
-  @ ensures ok: ival32_ok(\result);
-  @ ensures ends: (real)\result.lo == (real)\round_float(\NearestEven, \sqrt(a.lo)) &&
-  @               (real)\result.hi == (real)\round_float(\NearestEven, \sqrt(a.hi));
-  @ ensures sound: \forall real x; in_ival32(x, a) ==>
-  @   (real)\result.lo <= (real)\round_float(\NearestEven, \sqrt(x)) <= (real)\result.hi;
-  @*/
-tp_ival32 tp_ival32_sqrt(tp_ival32 a);
-
 #endif
