@@ -13,10 +13,12 @@
  *    result, so both ends are attained and the widening factor is 1;
  *  - only inputs the contract's `requires` admits are passed (ends' exact
  *    results within the binary32 range, divisor interval without 0,
- *    sqrt operand >= 0); the others are counted.
+ *    sqrt operand >= 0, finite ends: infinities are among the edge
+ *    values); the others are counted.
  * Build with -ffp-contract=off -frounding-math. */
 #include "tests/tap.h"
 #include "oracles/common/proven/tp_ival.h"
+#include "oracles/common/proven/tp_ival_mul.h"
 #include "oracles/common/proven/tp_ival_sqrt.h"
 
 #include <float.h>
@@ -105,18 +107,22 @@ static tp_ival32 call(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c)
     switch (op) {
     case ADD: return tp_ival32_add(a, b);
     case SUB: return tp_ival32_sub(a, b);
+    case MUL: return tp_ival32_mul(a, b);
     default: return tp_ival32_sqrt(a);
     }
 }
 
 /* The primitives tp_ival.c implements (proven). */
-static const int tested[] = {ADD, SUB, SQRT};
+static const int tested[] = {ADD, SUB, MUL, SQRT};
 
 static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
 {
     /* The contract's requires, and the tightest ends: RN32 of the smallest
      * and largest exact corner result. */
-    if ((op == DIV && !(b.lo > 0 || b.hi < 0)) || (op == SQRT && !(a.lo >= 0))) {
+    const int nargs = op == SQRT ? 1 : op == FMA ? 3 : 2;
+    const int finite = isfinite(a.lo) && isfinite(a.hi) && (nargs < 2 || (isfinite(b.lo) && isfinite(b.hi))) &&
+                       (nargs < 3 || (isfinite(c.lo) && isfinite(c.hi)));
+    if (!finite || (op == DIV && !(b.lo > 0 || b.hi < 0)) || (op == SQRT && !(a.lo >= 0))) {
         st->outside++;
         return;
     }
@@ -160,7 +166,9 @@ static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
 static const float edges[] = {0.0f, -0.0f, 0x1p-149f, -0x1p-149f, 0x1p-126f, -0x1p-126f, 0x1.fffffcp-127f,
                               1.0f, -1.0f, 0x1.fffffep-1f, 0x1.000002p0f, 2.0f, -0x1.fffffep0f, 0x1p24f,
                               0x1.fffffep23f, 65504.0f, -65504.0f, 0x1p127f, -0x1p127f, 0x1.fffffep127f,
-                              -0x1.fffffep127f, 0x1.fffffcp127f, 3.0f, 0.1f, -0.1f, 0x1p64f, 0x1p-64f};
+                              -0x1.fffffep127f, 0x1.fffffcp127f, 3.0f, 0.1f, -0.1f, 0x1p64f, 0x1p-64f,
+                              /* outside every primitive's requires: counted, never passed */
+                              INFINITY, -INFINITY};
 #define NEDGE ((int)(sizeof edges / sizeof edges[0]))
 
 static tp_ival32 ival(float x, float y)
