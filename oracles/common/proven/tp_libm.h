@@ -1,0 +1,25 @@
+/* The C library functions the proven interval primitives call, with the
+ * contracts IEEE 754 and C11 Annex F give them, seen by Frama-C only (a C
+ * compiler reads <math.h>). Frama-C 25's libc states no rounding for them.
+ * Part of the trusted base (proofs/TRUSTED.md): each `requires` is exactly
+ * where its `ensures` holds (finite operands, a finite exact result), and
+ * outside it the contract says nothing (no claim about NaN or infinities). */
+#ifndef TP_LIBM_H
+#define TP_LIBM_H
+
+#ifdef __FRAMAC__
+/* C11 F.10.4.5 / IEEE 754 5.4.1: sqrtf is correctly rounded. For finite
+ * x >= 0 (-0.0 included, whose square root is -0.0, real value 0) the
+ * result is RN32(sqrt(x)), finite since sqrt(x) <= x for x >= 1. */
+/*@ requires finite: \is_finite(x);
+  @ requires nonneg: 0.0 <= x;
+  @ assigns \result \from x;
+  @ ensures finite: \is_finite(\result);
+  @ ensures rounded: (real)\result == (real)\round_float(\NearestEven, \sqrt(x));
+  @*/
+float sqrtf(float x);
+#else
+#include <math.h>
+#endif
+
+#endif
