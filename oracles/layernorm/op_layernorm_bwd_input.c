@@ -26,7 +26,7 @@
  * mul-add fused or not. Each step is monotone in each argument separately,
  * so evaluating it at the corners of the intervals of m, s, sum1, sum2
  * (host float arithmetic in round-to-nearest) bounds every admitted output. */
-#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
@@ -159,17 +159,23 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
         mpfi_set_d(rho, (double)s16);
     }
     /* sum1: exact sum of dxh = dy*gamma (products of binary16: exact) */
-    double h, l;
-    tp_ln_row_dot(cols, dy, g, &h, &l);
-    mpfi_set_d(S1e, h);
-    mpfi_add_d(S1e, S1e, l);
+    mpfr_t s1x;
+    mpfr_init2(s1x, TP_LN_EXACT_PREC);
+    if (tp_ln_row_sum_exact(cols, dy, g, s1x) != 0) {
+        mpfr_clear(s1x);
+        snprintf(err, errlen, "layernorm_bwd_input: row %d: the exact sum of dy*gamma failed", r);
+        rc = -1;
+        goto out;
+    }
+    mpfi_set_fr(S1e, s1x); /* exact: TP_LN_PREC >= TP_LN_EXACT_PREC */
     int saved = fegetround();
     fesetround(FE_UPWARD);
-    double a1 = 0.0, s1hi = h + l, p2hi = 0.0, a2 = 0.0;
+    double a1 = 0.0, p2hi = 0.0, a2 = 0.0; /* a1 exact up to 2^13 terms, rounded up beyond */
     for (int j = 0; j < cols; j++)
         a1 += fabs((double)dy[j] * (double)g[j]);
-    fesetround(FE_DOWNWARD);
-    double s1lo = h + l;
+    /* the exact sum rounded up and down (for one chunk: h + l so rounded) */
+    const double s1hi = mpfr_get_d(s1x, MPFR_RNDU), s1lo = mpfr_get_d(s1x, MPFR_RNDD);
+    mpfr_clear(s1x);
     fesetround(FE_TONEAREST);
     tp_ln_fint s1 = tp_ln_sum_model(s1lo, s1hi, a1, cols, 0);
     /* the kernel's xh per element (an interval when m, s are), and sum2 */
@@ -255,8 +261,8 @@ static int bwd_reference(const tp_value *model, const tp_case *c, const char *ou
         return -1;
     }
     const int rows = (int)T[0]->shape[0], cols = (int)T[0]->shape[1];
-    if (cols > TP_LN_N_MAX) {
-        snprintf(err, errlen, "layernorm_bwd_input: cols = %d; the exact sums need cols <= %d", cols, TP_LN_N_MAX);
+    if (cols > TP_LN_COLS_MAX) {
+        snprintf(err, errlen, "layernorm_bwd_input: cols = %d; the exact sums need cols <= %d", cols, TP_LN_COLS_MAX);
         return -1;
     }
     const uint16_t *x16 = T[0]->data, *dy16 = T[1]->data, *g16 = T[2]->data, *m16 = T[3]->data, *s16 = T[4]->data;

@@ -10,7 +10,7 @@
  * any-order fp32 sum of xh*dy with each product rounded or fused, dbeta an
  * any-order fp32 sum of exact terms: the admitted values are the floats in
  * [S - e, S + e] (oracles/layernorm_model.c, tp_ln_sum_model). */
-#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
@@ -77,8 +77,8 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
         return -1;
     }
     const int R = (int)T[0]->shape[0], C = (int)T[0]->shape[1];
-    if (R > TP_LN_N_MAX) {
-        snprintf(err, errlen, "layernorm_bwd_params: rows = %d; the exact sums need rows <= %d", R, TP_LN_N_MAX);
+    if (R > TP_LN_ROWS_MAX) {
+        snprintf(err, errlen, "layernorm_bwd_params: rows = %d; the exact sums need rows <= %d", R, TP_LN_ROWS_MAX);
         return -1;
     }
     const size_t N = (size_t)R * C;
@@ -86,29 +86,36 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
     const tp_format *fx = tp_format_of(T[0]->dtype), *fdy = tp_format_of(T[1]->dtype), *fm = tp_format_of(T[2]->dtype),
                     *fs = tp_format_of(T[3]->dtype);
     float *dy = malloc(N * sizeof *dy);
-    double *hi = malloc((size_t)C * sizeof *hi), *lo = malloc((size_t)C * sizeof *lo);
-    if (!dy || !hi || !lo) {
-        free(dy), free(hi), free(lo);
+    int64_t *fix = malloc((size_t)(C ? C : 1) * sizeof *fix);
+    if (!dy || !fix) {
+        free(dy), free(fix);
         snprintf(err, errlen, "layernorm_bwd_params: out of memory");
         return -1;
     }
     for (size_t i = 0; i < N; i++)
         dy[i] = (float)fdy->decode(dy16[i]);
-    if (beta)
-        tp_ln_col_sums(R, C, dy, hi, lo);
+    /* 2^24 times the exact column sums of dy (layernorm_exact.c) */
+    if (beta && tp_ln_col_sums_fix(R, C, dy, fix) != 0) {
+        free(dy), free(fix);
+        snprintf(err, errlen, "layernorm_bwd_params: the exact column sums of dy failed (out of memory?)");
+        return -1;
+    }
 #pragma omp parallel for schedule(dynamic, 16)
     for (int col = 0; col < C; col++) {
         int saved = fegetround();
         tp_ref *e = &ref[col];
         if (beta) {
+            /* the exact sum rounded up, down and to nearest (exact up to
+             * 2^13 rows, where it was hi + lo); |sum dy| likewise,
+             * exact up to 2^13 rows and rounded up beyond */
             fesetround(FE_UPWARD);
-            double a = 0.0, shi = hi[col] + lo[col];
+            double a = 0.0, shi = tp_ln_fix_to_double(fix[col]);
             for (int r = 0; r < R; r++)
                 a += fabs((double)dy[(size_t)r * C + col]);
             fesetround(FE_DOWNWARD);
-            double slo = hi[col] + lo[col];
+            double slo = tp_ln_fix_to_double(fix[col]);
             fesetround(FE_TONEAREST);
-            e->exact = hi[col] + lo[col];
+            e->exact = tp_ln_fix_to_double(fix[col]);
             e->exact_lo = slo;
             e->exact_hi = shi;
             sum_admitted(e, slo, shi, a, R, 0);
@@ -144,7 +151,7 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
         }
         fesetround(saved);
     }
-    free(dy), free(hi), free(lo);
+    free(dy), free(fix);
     return 0;
 }
 

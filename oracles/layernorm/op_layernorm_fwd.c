@@ -15,7 +15,7 @@
  * round-to-nearest, the kernel's own operations) bounds every output the
  * model admits. Exact values are MPFI enclosures from exact sums
  * (oracles/layernorm.c). */
-#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
@@ -127,8 +127,8 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
         return -1;
     }
     const int rows = (int)X->shape[0], cols = (int)X->shape[1];
-    if (cols > TP_LN_N_MAX) {
-        snprintf(err, errlen, "layernorm_fwd: cols = %d; the exact sums need cols <= %d", cols, TP_LN_N_MAX);
+    if (cols > TP_LN_COLS_MAX) {
+        snprintf(err, errlen, "layernorm_fwd: cols = %d; the exact sums need cols <= %d", cols, TP_LN_COLS_MAX);
         return -1;
     }
     const uint16_t *x16 = X->data, *g16 = G->data, *b16 = B->data;
