@@ -44,6 +44,7 @@
  * possible: each step takes the worst partial sum over all orders, which
  * no single order reaches at every step. */
 #include "oracles/embedding/embedding_exact.h"
+#include "oracles/embedding/proven/embedding.h" /* TP_EMBEDDING_MAX_TERMS: one proven chunk */
 #include "oracles/common/sum_bound.h" /* tp_sum_c, TP_DOT_ETA: the fp32 accumulation bound, derived per length */
 #include <limits.h>
 #include "oracles/common/op_common.h"
@@ -266,6 +267,11 @@ static const tp_statement emb_bwd_exact = {
     "embedding_bwd.exact.double_rows", TP_EVIDENCE,
     "exact sums per row in double (oracles/embedding/proven/embedding.c, WP-proven T1+T2 in the real model; "
     "exactness of each double addition for n <= 8192 argued there and tested against MPFR)"};
+static const tp_statement emb_bwd_exact_chunked = {
+    "embedding_bwd.exact.chunked", TP_EVIDENCE,
+    "more than 8192 queries: the proven scatter on chunks of 8192 queries (the rows a chunk hits renumbered), each "
+    "chunk's sums converted to int64 at scale 2^24 and added, each conversion checked exact "
+    "(oracles/embedding/embedding_exact.c)"};
 static const tp_statement emb_bwd_bound_per_step = {
     "embedding_bwd.bound.fp16_per_step", TP_EVIDENCE,
     "model fp16_per_step: admitted [ceil16(S - B), floor16(S + B)], B summed step by step over the largest partial "
@@ -274,6 +280,11 @@ static const tp_statement emb_bwd_bound_per_step = {
 static const tp_statement emb_bwd_bound_fp32 = {
     "embedding_bwd.bound.fp32", TP_EVIDENCE,
     "model fp32: [RN16(S - e), RN16(S + e)], e = m*2^-24*(1+2^-7)*sum|g| + m*2^-149; ends rounded outward"};
+static const tp_statement emb_bwd_bound_fp32_long = {
+    "embedding_bwd.bound.fp32_long", TP_EVIDENCE,
+    "model fp32 (n + 1 > 65536): [RN16(S - e), RN16(S + e)], e = m*C*sum|g| + m*2^-149 with C = 2^-24*(1+2^-7) for "
+    "m <= 65536 terms and 2^-24*1.14453125 >= u/(1 - m u) for more (oracles/common/sum_bound.h); ends rounded "
+    "outward"};
 static const tp_statement emb_bwd_order_hidden = {
     "embedding_bwd.nonclaim.order_hidden", TP_NON_CLAIM,
     "the bounds are worst cases over all orders of the adds: they do not reveal the order the GPU used, and an "
@@ -283,15 +294,19 @@ static const tp_statement emb_bwd_unproven = {
     "the per-step bound and the fp32 bound are not WP-proven (T3): they rest on the argument in "
     "oracles/embedding/op_embedding_bwd.c and on CPU emulations under many random orders"};
 static const tp_statement *const embedding_bwd_statements[] = {
-    &emb_bwd_exact, &emb_bwd_bound_per_step, &emb_bwd_bound_fp32, &emb_bwd_order_hidden, &emb_bwd_unproven, NULL};
+    &emb_bwd_exact, &emb_bwd_exact_chunked, &emb_bwd_bound_per_step, &emb_bwd_bound_fp32, &emb_bwd_bound_fp32_long,
+    &emb_bwd_order_hidden, &emb_bwd_unproven, NULL};
 
 /* The bound is the one the reference picked by model.accumulation. */
 static void embedding_bwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)c;
     const int per = strcmp(tp_value_string(tp_value_get(model, "accumulation")), "fp16_per_step") == 0;
+    const tp_tensor *idx = tp_case_tensor(c, "idx");
+    const int64_t n = idx ? idx->numel : 0;
     tp_say(out, &emb_bwd_exact);
-    tp_say(out, per ? &emb_bwd_bound_per_step : &emb_bwd_bound_fp32);
+    if (n > TP_EMBEDDING_MAX_TERMS) /* more than one proven chunk */
+        tp_say(out, &emb_bwd_exact_chunked);
+    tp_say(out, per ? &emb_bwd_bound_per_step : n + 1 > 65536 ? &emb_bwd_bound_fp32_long : &emb_bwd_bound_fp32);
     tp_say(out, &emb_bwd_order_hidden);
     tp_say(out, &emb_bwd_unproven);
 }

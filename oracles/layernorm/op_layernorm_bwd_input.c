@@ -28,6 +28,7 @@
  * (host float arithmetic in round-to-nearest) bounds every admitted output. */
 #include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -309,6 +310,9 @@ static const tp_statement bwd_exact = {
     "layernorm_bwd_input.exact.split_double_mpfi", TP_EVIDENCE,
     "exact sum of dy*gamma by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven T1+T2 in "
     "the real model); dx as an MPFI enclosure at 256 bits"};
+static const tp_statement bwd_exact_chunked = {
+    "layernorm_bwd_input.exact.chunked", TP_EVIDENCE,
+    "rows longer than 8192: the proven row sums on chunks of 8192, the chunks' hi and lo added in MPFR at 128 bits, each addition checked exact (oracles/layernorm/layernorm_exact.c)"};
 static const tp_statement bwd_stats_inputs = {
     "layernorm_bwd_input.statistics.inputs", TP_EVIDENCE,
     "statistics = inputs: the operation on the given binary16 mean and rstd, which the kernel holds exactly"};
@@ -326,7 +330,7 @@ static const tp_statement bwd_order_hidden = {
 static const tp_statement bwd_known_statistics = {
     "layernorm_bwd_input.nonclaim.known_statistics", TP_NON_CLAIM,
     "statistics = fp32_forward needs x whose statistics are known in advance; it says nothing about other inputs"};
-static const tp_statement *const bwd_statements[] = {&bwd_exact,  &bwd_stats_inputs, &bwd_stats_forward,
+static const tp_statement *const bwd_statements[] = {&bwd_exact,  &bwd_exact_chunked, &bwd_stats_inputs, &bwd_stats_forward,
                                                      &bwd_bound,  &bwd_order_hidden, &bwd_known_statistics,
                                                      NULL};
 
@@ -337,6 +341,9 @@ static void bwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
     char err[300];
     int pilot = read_model(model, c->backend, &md, err, sizeof err) == 0 && md.pilot;
     tp_say(out, &bwd_exact);
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    if (X && X->rank == 2 && X->shape[1] > TP_LN_N_MAX) /* rows longer than one proven chunk */
+        tp_say(out, &bwd_exact_chunked);
     tp_say(out, pilot ? &bwd_stats_forward : &bwd_stats_inputs);
     tp_say(out, &bwd_bound);
     tp_say(out, &bwd_order_hidden);

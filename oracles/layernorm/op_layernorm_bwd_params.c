@@ -12,6 +12,7 @@
  * [S - e, S + e] (oracles/layernorm_model.c, tp_ln_sum_model). */
 #include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -180,6 +181,15 @@ static const tp_statement params_exact = {
     "layernorm_bwd_params.exact.split_double_mpfi", TP_EVIDENCE,
     "exact column sums of dy by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven T1+T2 in "
     "the real model); dgamma as an MPFI enclosure at 256 bits"};
+static const tp_statement params_exact_chunked = {
+    "layernorm_bwd_params.exact.chunked", TP_EVIDENCE,
+    "columns longer than 8192 rows: the proven column sums on chunks of 8192 rows, each chunk's hi and lo converted "
+    "to int64 at scale 2^24 and added, each conversion checked exact (oracles/layernorm/layernorm_exact.c)"};
+static const tp_statement params_bound_long = {
+    "layernorm_bwd_params.bound.any_order_fp32_long", TP_EVIDENCE,
+    "admitted values (more than 65536 rows): the floats within n*2^-24*1.14453125*sum|term| + k*n*2^-149 of the "
+    "exact sum of the kernel's own terms (k = 2 where each product is rounded; 2^-24*1.14453125 >= u/(1 - n u) for "
+    "n <= 2^21, oracles/common/sum_bound.h), ends rounded outward"};
 static const tp_statement params_bound = {
     "layernorm_bwd_params.bound.any_order_fp32", TP_EVIDENCE,
     "admitted values: the floats within n*2^-24*(1+2^-7)*sum|term| + k*n*2^-149 of the exact sum of the kernel's "
@@ -194,14 +204,24 @@ static const tp_statement params_fp16_statistics = {
 static const tp_statement params_host_rounding = {
     "layernorm_bwd_params.nonclaim.host_rounding", TP_NON_CLAIM,
     "the pilot's final rounding to fp16 on the host is not checked: the fp32 sums are"};
-static const tp_statement *const params_statements[] = {&params_exact, &params_bound, &params_order_hidden,
+static const tp_statement *const params_statements[] = {&params_exact, &params_exact_chunked, &params_bound,
+                                                        &params_bound_long, &params_order_hidden,
                                                         &params_fp16_statistics, &params_host_rounding, NULL};
 
 /* One method and one bound (the model admits one choice of each key). */
 static void params_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
-    tp_say_all(out, params_statements);
+    (void)model;
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    const int64_t R = X && X->rank == 2 ? X->shape[0] : 0;
+    for (int i = 0; params_statements[i]; i++) {
+        const tp_statement *st = params_statements[i];
+        if (st == &params_exact_chunked && R <= TP_LN_N_MAX) /* one proven chunk */
+            continue;
+        if (st == (R > 65536 ? &params_bound : &params_bound_long)) /* tp_sum_c's two constants */
+            continue;
+        tp_say(out, st);
+    }
 }
 
 const tp_op tp_op_layernorm_bwd_params = {

@@ -17,6 +17,7 @@
  * (oracles/layernorm.c). */
 #include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -198,6 +199,9 @@ static const tp_statement fwd_exact = {
     "exact row sums of x and x^2 by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven "
     "T1+T2 in the real model); mean, rstd and y as MPFI enclosures at 256 bits, eps the kernel's fp32 literal as an "
     "exact real"};
+static const tp_statement fwd_exact_chunked = {
+    "layernorm_fwd.exact.chunked", TP_EVIDENCE,
+    "rows longer than 8192: the proven row sums on chunks of 8192, the chunks' hi and lo added in MPFR at 128 bits, each addition checked exact (oracles/layernorm/layernorm_exact.c)"};
 static const tp_statement fwd_bound_statistics = {
     "layernorm_fwd.bound.statistics", TP_EVIDENCE,
     "fp32 mean and rstd as intervals shared by the row: any-order fp32 sums (gamma_n bound, one extra rounding per "
@@ -215,14 +219,18 @@ static const tp_statement fwd_independent_statistics = {
 static const tp_statement fwd_hip_refused = {"layernorm_fwd.nonclaim.hip_refused", TP_NON_CLAIM,
                                              "HIP runs are refused: ROCm documents no rsqrtf error bound to cite"};
 static const tp_statement *const fwd_statements[] = {
-    &fwd_exact, &fwd_bound_statistics, &fwd_bound_corners, &fwd_order_hidden, &fwd_independent_statistics,
+    &fwd_exact, &fwd_exact_chunked, &fwd_bound_statistics, &fwd_bound_corners, &fwd_order_hidden, &fwd_independent_statistics,
     &fwd_hip_refused, NULL};
 
-/* One method and one bound (the model admits one choice of each key). */
+/* One method and one bound (the model admits one choice of each key);
+ * rows longer than one proven chunk also say how the chunks combine. */
 static void fwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
-    tp_say_all(out, fwd_statements);
+    (void)model;
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    for (int i = 0; fwd_statements[i]; i++)
+        if (fwd_statements[i] != &fwd_exact_chunked || (X && X->rank == 2 && X->shape[1] > TP_LN_N_MAX))
+            tp_say(out, fwd_statements[i]);
 }
 
 const tp_op tp_op_layernorm_fwd = {"layernorm_fwd",
