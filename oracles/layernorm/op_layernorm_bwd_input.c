@@ -143,7 +143,11 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
     mpfi_init2(P, TP_LN_PREC);
     int rc = 0;
     if (md->pilot) {
-        tp_ln_row_stats(cols, x, md->eps, md->rsqrt_ulp, &M, &S, mu, rho);
+        if (tp_ln_row_stats(cols, x, md->eps, md->rsqrt_ulp, &M, &S, mu, rho) != 0) {
+            snprintf(err, errlen, "layernorm_bwd_input: row %d: an exact row sum failed its exactness check", r);
+            rc = -1;
+            goto out;
+        }
         double mlo = fm->round(M.lo), mhi = fm->round(M.hi);
         double slo = fs->round(S.lo), shi = fs->round(S.hi);
         if (!(mlo <= m16 && m16 <= mhi && slo <= s16 && s16 <= shi)) {

@@ -162,8 +162,10 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
         } else {
             for (int j = 0; j < cols; j++)
                 xr[j] = (float)fx->decode(x16[(size_t)r * cols + j]);
-            tp_ln_row_stats(cols, xr, m.eps, m.rsqrt_ulp, &mean, &rstd, mu, rho);
-            if (which == 1) {
+            if (tp_ln_row_stats(cols, xr, m.eps, m.rsqrt_ulp, &mean, &rstd, mu, rho) != 0) {
+#pragma omp atomic write
+                rc = -2; /* an exact sum failed its exactness check: cannot happen (layernorm_exact.c) */
+            } else if (which == 1) {
                 tp_ln_enclosure(mu, &ref[r].exact_lo, &ref[r].exact, &ref[r].exact_hi);
                 f32_admitted(ref[r].exact, mean, &ref[r].allow_lo, &ref[r].allow_hi);
             } else if (which == 2) {
@@ -190,8 +192,9 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
     free(gf);
     free(bf);
     if (rc)
-        snprintf(err, errlen, "layernorm_fwd: out of memory");
-    return rc;
+        snprintf(err, errlen, rc == -2 ? "layernorm_fwd: an exact row sum failed its exactness check"
+                                       : "layernorm_fwd: out of memory");
+    return rc ? -1 : 0;
 }
 
 static const tp_statement fwd_exact = {
