@@ -69,8 +69,17 @@ xmlok() { if command -v xmllint >/dev/null; then xmllint --noout "$1"; else true
 # 1. A harness (tp_harness_main on the playback device, as in
 #    tests/playback.t) of a pilot whose violations are expected and of a
 #    contract with an expected refusal.
+#    The current contract's plan, less the cases added to the contract
+#    after the run was recorded (they have no recorded outputs to play
+#    back until a GPU records them).
 for name in layernorm_bwd_input_pilot embedding_bwd; do
-    "$pb" build/gen/$name.plan.json $rec/$name --out "$tmp/$name" --junit "$tmp/$name.xml" --format github \
+    $py -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+have = {c["case"] for c in json.load(open(sys.argv[2]))["cases"]}
+p["cases"] = [c for c in p["cases"] if c["name"] in have]
+json.dump(p, open(sys.argv[3], "w"), indent=1, sort_keys=True)' build/gen/$name.plan.json $rec/$name/results.json \
+        "$tmp/$name.plan.json"
+    "$pb" "$tmp/$name.plan.json" $rec/$name --out "$tmp/$name" --junit "$tmp/$name.xml" --format github \
         >"$tmp/$name.out" 2>"$tmp/$name.err"
     ok $? "harness $name --junit --format github: exit 0 (every case as expected)"
     c=$(junit "$tmp/$name.xml" "$tmp/$name")

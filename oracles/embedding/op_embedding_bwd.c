@@ -8,9 +8,11 @@
  * is not zero); let S be their exact sum. Two models (contract [model]):
  *
  * accumulation = "fp32" (the pilot oracle's assumption): an fp32 sum of the
- * m terms in any order, rounded once to fp16. |s - S| <= e = m*TP_DOT_C*
+ * m terms in any order, rounded once to fp16. |s - S| <= e = m*C(m)*
  * sum|t| + m*TP_DOT_ETA (the GEMM bound of oracles/gemm.h: every term is
- * exact in fp32) and rounding is monotone, so admitted [RN16(S-e), RN16(S+e)].
+ * exact in fp32; C(m) = tp_sum_c(m) of oracles/common/sum_bound.h, TP_DOT_C
+ * up to 65536 terms) and rounding is monotone, so admitted [RN16(S-e),
+ * RN16(S+e)].
  *
  * accumulation = "fp16_per_step" (the kernel's CAS loop): a_1 = t_p(1) and
  * a_k = RN16(RN32(a_{k-1} + t_p(k))) for an order p the hardware picks.
@@ -35,11 +37,16 @@
  * capped at its last finite value 16).
  *
  * Every quantity is computed with upward rounding (partial sums of binary16
- * values are exact in double for m <= 8192). The bound is not the tightest
+ * values are exact in double for m <= 8192; beyond, H_k and -L_k are sums
+ * rounded up, so upper bounds still). S is exact in int64 fixed point
+ * (embedding_exact.c); where it is not a double, the bound starts from S
+ * rounded down (lower end) and up (upper end). The bound is not the tightest
  * possible: each step takes the worst partial sum over all orders, which
  * no single order reaches at every step. */
-#include "oracles/embedding/proven/embedding.h"
-#include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the fp32 accumulation bound in one place */
+#include "oracles/embedding/embedding_exact.h"
+#include "oracles/embedding/proven/embedding.h" /* TP_EMBEDDING_MAX_TERMS: one proven chunk */
+#include "oracles/common/sum_bound.h" /* tp_sum_c, TP_DOT_ETA: the fp32 accumulation bound, derived per length */
+#include <limits.h>
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -94,29 +101,30 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Admitted interval of one element under fp16_per_step: t[0..m-1] sorted
- * ascending, S their exact sum, out the format of gW (binary16: the model's
- * steps are binary16 roundings). Runs in FE_UPWARD. */
-static void per_step(const tp_format *out, const double *t, int m, double S, tp_ref *r)
+ * ascending, S their exact sum (rounded: S_lo <= S <= S_hi, all three equal
+ * when S is a double), out the format of gW (binary16: the model's steps
+ * are binary16 roundings). Runs in FE_UPWARD. */
+static void per_step(const tp_format *out, const double *t, int m, double S, double S_lo, double S_hi, tp_ref *r)
 {
     double B = 0.0;
     int up = 0, down = 0;
-    double lo = 0.0, hi = 0.0; /* L_1, H_1 built incrementally */
-    lo = t[0];
+    double nlo = 0.0, hi = 0.0; /* -L_1, H_1 built incrementally */
+    nlo = -t[0];
     hi = t[m - 1];
     for (int k = 2; k <= m; k++) {
-        lo += t[k - 1];     /* exact: sums of binary16 values */
+        nlo += -t[k - 1]; /* exact up to 2^13 terms (sums of binary16 values), rounded up beyond */
         hi += t[m - k];
-        double X = fmax(hi, -lo) + B;
+        double X = fmax(hi, nlo) + B;
         if (hi + B >= 65512.0)
             up = 1;
-        if (-lo + B >= 65512.0)
+        if (nlo + B >= 65512.0)
             down = 1;
         double Xr = X * (1.0 + 0x1p-23);
         B = B + (half_ulp16(fmin(Xr, 65504.0)) + X * 0x1p-24);
     }
-    double lo_end, hi_end = S + B;
+    double lo_end, hi_end = S_hi + B;
     fesetround(FE_DOWNWARD);
-    lo_end = S - B;
+    lo_end = S_lo - B;
     fesetround(FE_UPWARD);
     tp_bound_shrink(S, &lo_end, &hi_end); /* tests only: 1 = untouched */
     r->allow_lo = down ? -INFINITY : tp_format_ceil(out, lo_end);
@@ -141,9 +149,9 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
     }
     const int per = strcmp(tp_value_string(tp_value_get(model, "accumulation")), "fp16_per_step") == 0;
     int64_t n = idx->shape[0], V = gW->shape[0], D = gW->shape[1];
-    if (n > TP_EMBEDDING_MAX_TERMS || n * D > INT_MAX || V * D > INT_MAX) {
+    if (n > TP_EMBEDDING_N_MAX || n * D > INT_MAX || V * D > INT_MAX) {
         snprintf(err, errlen, "embedding_bwd: n = %lld; the exact reference needs n <= %d and n*D, V*D < 2^31",
-                 (long long)n, TP_EMBEDDING_MAX_TERMS);
+                 (long long)n, TP_EMBEDDING_N_MAX);
         return -1;
     }
     const int32_t *ix = idx->data;
@@ -156,7 +164,8 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
     const uint16_t *g16 = G->data, *w0 = gW->initial;
     const tp_format *fg = tp_format_of(G->dtype), *fo = tp_format_of(gW->dtype);
     float *g = malloc((size_t)(n * D) * sizeof *g);
-    double *S = malloc((size_t)(V * D) * sizeof *S), *t = malloc((size_t)(n + 1) * sizeof *t);
+    int64_t *S = malloc((size_t)(V * D > 0 ? V * D : 1) * sizeof *S); /* 2^24 times the exact sums */
+    double *t = malloc((size_t)(n + 1) * sizeof *t);
     int64_t *start = calloc((size_t)V + 1, sizeof *start), *rows = malloc((size_t)(n ? n : 1) * sizeof *rows);
     int rc = -1;
     if (!g || !S || !t || !start || !rows) {
@@ -175,7 +184,10 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
             snprintf(err, errlen, "embedding_bwd: %s's init has a non-finite element", output);
             goto out;
         }
-    tp_embedding_scatter((int)n, (int)V, (int)D, ix, g, S);
+    if (tp_embedding_scatter_fix((int)n, (int)V, (int)D, ix, g, S) != 0) {
+        snprintf(err, errlen, "embedding_bwd: the exact sums failed (out of memory?)");
+        goto out;
+    }
     /* the queries of each row, in index order (counting sort) */
     for (int64_t i = 0; i < n; i++)
         start[ix[i] + 1]++;
@@ -203,8 +215,20 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
                 t[m++] = a0;
             for (int64_t q = start[v]; q < start[v + 1]; q++)
                 t[m++] = g[rows[q] * D + d];
-            double ex = S[v * D + d] + a0; /* exact: a multiple of 2^-24 below 2^30 */
-            r->exact = r->exact_lo = r->exact_hi = ex;
+            /* the exact sum with gW0, 2^24 times: a0 is a binary16 value
+             * (an integer times 2^-24 below 2^16), so exact in int64 */
+            const int64_t fx = S[v * D + d] + (int64_t)(a0 * 0x1p24);
+            fesetround(FE_DOWNWARD);
+            const double ex_lo = tp_embedding_fix_to_double(fx);
+            fesetround(FE_UPWARD);
+            const double ex_hi = tp_embedding_fix_to_double(fx);
+            fesetround(FE_TONEAREST);
+            const double ex = tp_embedding_fix_to_double(fx);
+            fesetround(saved);
+            /* one double (ex_lo == ex == ex_hi) up to 2^13 terms: below 2^29 */
+            r->exact = ex;
+            r->exact_lo = ex_lo;
+            r->exact_hi = ex_hi;
             if (m == 0) {
                 r->allow_lo = r->allow_hi = a0;
                 continue;
@@ -212,17 +236,17 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
             if (per) {
                 qsort(t, (size_t)m, sizeof *t, cmp_double);
                 fesetround(FE_UPWARD);
-                per_step(fo, t, m, ex, r);
+                per_step(fo, t, m, ex, ex_lo, ex_hi, r);
                 fesetround(saved);
             } else {
+                fesetround(FE_UPWARD);
                 double abs = 0.0;
                 for (int k = 0; k < m; k++)
-                    abs += fabs(t[k]); /* exact */
-                fesetround(FE_UPWARD);
-                double e = (double)m * TP_DOT_C * abs + (double)m * TP_DOT_ETA;
-                double hi = ex + e;
+                    abs += fabs(t[k]); /* exact up to 2^13 terms, rounded up beyond */
+                double e = (double)m * tp_sum_c(m) * abs + (double)m * TP_DOT_ETA;
+                double hi = ex_hi + e;
                 fesetround(FE_DOWNWARD);
-                double lo = ex - e;
+                double lo = ex_lo - e;
                 fesetround(saved);
                 tp_bound_shrink(ex, &lo, &hi); /* tests only: 1 = untouched */
                 r->allow_lo = fo->round(lo);
@@ -243,6 +267,11 @@ static const tp_statement emb_bwd_exact = {
     "embedding_bwd.exact.double_rows", TP_EVIDENCE,
     "exact sums per row in double (oracles/embedding/proven/embedding.c, WP-proven T1+T2 in the real model; "
     "exactness of each double addition for n <= 8192 argued there and tested against MPFR)"};
+static const tp_statement emb_bwd_exact_chunked = {
+    "embedding_bwd.exact.chunked", TP_EVIDENCE,
+    "more than 8192 queries: the proven scatter on chunks of 8192 queries (the rows a chunk hits renumbered), each "
+    "chunk's sums converted to int64 at scale 2^24 and added, each conversion checked exact "
+    "(oracles/embedding/embedding_exact.c)"};
 static const tp_statement emb_bwd_bound_per_step = {
     "embedding_bwd.bound.fp16_per_step", TP_EVIDENCE,
     "model fp16_per_step: admitted [ceil16(S - B), floor16(S + B)], B summed step by step over the largest partial "
@@ -251,6 +280,11 @@ static const tp_statement emb_bwd_bound_per_step = {
 static const tp_statement emb_bwd_bound_fp32 = {
     "embedding_bwd.bound.fp32", TP_EVIDENCE,
     "model fp32: [RN16(S - e), RN16(S + e)], e = m*2^-24*(1+2^-7)*sum|g| + m*2^-149; ends rounded outward"};
+static const tp_statement emb_bwd_bound_fp32_long = {
+    "embedding_bwd.bound.fp32_long", TP_EVIDENCE,
+    "model fp32 (n + 1 > 65536): [RN16(S - e), RN16(S + e)], e = m*C*sum|g| + m*2^-149 with C = 2^-24*(1+2^-7) for "
+    "m <= 65536 terms and 2^-24*1.14453125 >= u/(1 - m u) for more (oracles/common/sum_bound.h); ends rounded "
+    "outward"};
 static const tp_statement emb_bwd_order_hidden = {
     "embedding_bwd.nonclaim.order_hidden", TP_NON_CLAIM,
     "the bounds are worst cases over all orders of the adds: they do not reveal the order the GPU used, and an "
@@ -260,15 +294,19 @@ static const tp_statement emb_bwd_unproven = {
     "the per-step bound and the fp32 bound are not WP-proven (T3): they rest on the argument in "
     "oracles/embedding/op_embedding_bwd.c and on CPU emulations under many random orders"};
 static const tp_statement *const embedding_bwd_statements[] = {
-    &emb_bwd_exact, &emb_bwd_bound_per_step, &emb_bwd_bound_fp32, &emb_bwd_order_hidden, &emb_bwd_unproven, NULL};
+    &emb_bwd_exact, &emb_bwd_exact_chunked, &emb_bwd_bound_per_step, &emb_bwd_bound_fp32, &emb_bwd_bound_fp32_long,
+    &emb_bwd_order_hidden, &emb_bwd_unproven, NULL};
 
 /* The bound is the one the reference picked by model.accumulation. */
 static void embedding_bwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)c;
     const int per = strcmp(tp_value_string(tp_value_get(model, "accumulation")), "fp16_per_step") == 0;
+    const tp_tensor *idx = tp_case_tensor(c, "idx");
+    const int64_t n = idx ? idx->numel : 0;
     tp_say(out, &emb_bwd_exact);
-    tp_say(out, per ? &emb_bwd_bound_per_step : &emb_bwd_bound_fp32);
+    if (n > TP_EMBEDDING_MAX_TERMS) /* more than one proven chunk */
+        tp_say(out, &emb_bwd_exact_chunked);
+    tp_say(out, per ? &emb_bwd_bound_per_step : n + 1 > 65536 ? &emb_bwd_bound_fp32_long : &emb_bwd_bound_fp32);
     tp_say(out, &emb_bwd_order_hidden);
     tp_say(out, &emb_bwd_unproven);
 }

@@ -1,7 +1,7 @@
 #include "oracles/layernorm/layernorm_model.h"
 
-#include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the one place the sum bound's constants live */
-#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/common/sum_bound.h" /* tp_sum_c, TP_DOT_ETA: the sum bound's constants, derived per length */
+#include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/common/op_common.h" /* tp_parse_f32 */
 
 #include <fenv.h>
@@ -48,7 +48,7 @@ void tp_ln_sum_reals(double slo, double shi, double absum, int n, int rounded_te
 {
     int saved = fegetround();
     fesetround(FE_UPWARD);
-    double e = (double)n * TP_DOT_C * absum + (double)(rounded_terms ? 2 * n : n) * TP_DOT_ETA;
+    double e = (double)n * tp_sum_c(n) * absum + (double)(rounded_terms ? 2 * n : n) * TP_DOT_ETA;
     *hi = shi + e;
     fesetround(FE_DOWNWARD);
     *lo = slo - e;
@@ -82,22 +82,24 @@ static void sumsq_at(mpfr_t out, float m, const mpfr_t S, const mpfr_t Q, int n,
 int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint *mean, tp_ln_fint *rstd, mpfi_t mu,
                     mpfi_t rho)
 {
-    if (n < 1 || n > TP_LN_N_MAX)
+    if (n < 1 || n > TP_LN_COLS_MAX)
         return -1;
     int saved = fegetround();
-    double sh, sl, qh, ql;
-    tp_ln_row_sum(n, x, &sh, &sl);
-    tp_ln_row_dot(n, x, x, &qh, &ql);
+    /* the exact sums S = sum x and Q = sum x^2 (layernorm_exact.c) */
+    mpfr_t Se, Qe;
+    mpfr_inits2(TP_LN_EXACT_PREC, Se, Qe, (mpfr_ptr)0);
+    if (tp_ln_row_sum_exact(n, x, NULL, Se) != 0 || tp_ln_row_sum_exact(n, x, x, Qe) != 0) {
+        mpfr_clears(Se, Qe, (mpfr_ptr)0);
+        return -1;
+    }
 
     if (mu || rho) {
         mpfi_t S, Q, t;
         mpfi_init2(S, TP_LN_PREC);
         mpfi_init2(Q, TP_LN_PREC);
         mpfi_init2(t, TP_LN_PREC);
-        mpfi_set_d(S, sh);
-        mpfi_add_d(S, S, sl);
-        mpfi_set_d(Q, qh);
-        mpfi_add_d(Q, Q, ql);
+        mpfi_set_fr(S, Se); /* exact: TP_LN_PREC >= TP_LN_EXACT_PREC */
+        mpfi_set_fr(Q, Qe);
         if (mu)
             mpfi_div_ui(mu, S, (unsigned long)n);
         if (rho) {
@@ -114,17 +116,19 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
         mpfi_clear(Q);
         mpfi_clear(t);
     }
-    if (!mean && !rstd)
+    if (!mean && !rstd) {
+        mpfr_clears(Se, Qe, (mpfr_ptr)0);
         return 0;
+    }
 
     /* pass 1: s, then mean = RN32(s / n), monotone in s */
     fesetround(FE_UPWARD);
-    double absx = 0.0;
+    double absx = 0.0; /* exact up to 2^13 terms, rounded up beyond */
     for (int j = 0; j < n; j++)
         absx += fabs((double)x[j]);
-    double s_hi = sh + sl;
-    fesetround(FE_DOWNWARD);
-    double s_lo = sh + sl;
+    /* S rounded up and down (for one chunk these are sh + sl so rounded) */
+    double s_hi = mpfr_get_d(Se, MPFR_RNDU);
+    double s_lo = mpfr_get_d(Se, MPFR_RNDD);
     fesetround(FE_TONEAREST);
     tp_ln_fint s = tp_ln_sum_model(s_lo, s_hi, absx, n, 0);
     const float nf = (float)n;
@@ -132,6 +136,7 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
     if (mean)
         *mean = m;
     if (!rstd) {
+        mpfr_clears(Se, Qe, (mpfr_ptr)0);
         fesetround(saved);
         return 0;
     }
@@ -143,10 +148,8 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
      * convex in m with its minimum V at mu. Then q adds the sum bound. */
     mpfr_t S, Q, Tlo, Thi, a, b;
     mpfr_inits2(704, S, Q, Tlo, Thi, a, b, (mpfr_ptr)0);
-    mpfr_set_d(S, sh, MPFR_RNDN);
-    mpfr_add_d(S, S, sl, MPFR_RNDN); /* exact: 704 bits hold any sum of these */
-    mpfr_set_d(Q, qh, MPFR_RNDN);
-    mpfr_add_d(Q, Q, ql, MPFR_RNDN);
+    mpfr_set(S, Se, MPFR_RNDN); /* exact: 704 bits */
+    mpfr_set(Q, Qe, MPFR_RNDN);
     sumsq_at(a, m.lo, S, Q, n, MPFR_RNDU);
     sumsq_at(b, m.hi, S, Q, n, MPFR_RNDU);
     mpfr_max(Thi, a, b, MPFR_RNDU);
@@ -171,7 +174,7 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
     mpfr_sqr(a, a, MPFR_RNDD);
     mpfr_mul(Tlo, Tlo, a, MPFR_RNDD);
     mpfr_set_d(a, (double)n, MPFR_RNDN);
-    mpfr_mul_d(a, a, TP_DOT_C, MPFR_RNDU); /* n C */
+    mpfr_mul_d(a, a, tp_sum_c(n), MPFR_RNDU); /* n C */
     mpfr_si_sub(b, 1, a, MPFR_RNDD);
     mpfr_mul(Tlo, Tlo, b, MPFR_RNDD);
     mpfr_sub_d(Tlo, Tlo, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDD);
@@ -182,7 +185,7 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
     mpfr_mul(Thi, Thi, a, MPFR_RNDU);
     mpfr_add_d(Thi, Thi, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDU);
     double qlo_d = mpfr_get_d(Tlo, MPFR_RNDD), qhi_d = mpfr_get_d(Thi, MPFR_RNDU);
-    mpfr_clears(S, Q, Tlo, Thi, a, b, (mpfr_ptr)0);
+    mpfr_clears(S, Q, Tlo, Thi, a, b, Se, Qe, (mpfr_ptr)0);
     fesetround(FE_TONEAREST);
     float qlo = tp_ln_f32_up(qlo_d), qhi = tp_ln_f32_down(qhi_d);
     if (qlo < 0.0f) /* a sum of rounded squares is never negative */

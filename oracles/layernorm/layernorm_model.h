@@ -28,11 +28,13 @@ float tp_ln_rsqrt_rn(float w);
  * sum of the terms lies in [slo, shi] and absum >= sum |term|. With
  * rounded_terms, each term is itself a rounded product (or the product is
  * fused into the running sum). The bound is
- *     n*TP_DOT_C*absum + k*n*TP_DOT_ETA,  k = 1 (exact terms) or 2,
+ *     n*C(n)*absum + k*n*TP_DOT_ETA,  k = 1 (exact terms) or 2,
  * the gamma_n bound of oracles/gemm/proven/gemm.h extended by one rounding per term:
  * every term passes through at most n roundings (its product and at most
  * n-1 additions, whatever the tree), each with relative error <= 2^-24 and
- * absolute error <= 2^-150. Requires n <= 65536. */
+ * absolute error <= 2^-150; C(n) = tp_sum_c(n) (oracles/common/sum_bound.h:
+ * TP_DOT_C up to 65536 terms, a constant derived for up to 2^21 beyond).
+ * Requires n <= TP_SUM_N_MAX. */
 tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int rounded_terms);
 /* The same bound as reals: [lo, hi] = [slo - e, shi + e] rounded outward
  * to double, before tp_ln_sum_model takes the floats inside it (for ops
@@ -49,7 +51,7 @@ void tp_ln_sum_reals(double slo, double shi, double absum, int n, int rounded_te
  *   exact: mu = sum x / n and rho = 1/sqrt(sum (x - mu)^2 / n + eps) as
  *          MPFI enclosures (initialised by the caller).
  * Either output pointer may be NULL. Returns 0, or -1 for n outside
- * 1..TP_LN_N_MAX. */
+ * 1..TP_LN_COLS_MAX (oracles/layernorm/layernorm_exact.h). */
 int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint *mean, tp_ln_fint *rstd, mpfi_t mu,
                     mpfi_t rho);
 

@@ -26,8 +26,9 @@
  * mul-add fused or not. Each step is monotone in each argument separately,
  * so evaluating it at the corners of the intervals of m, s, sum1, sum2
  * (host float arithmetic in round-to-nearest) bounds every admitted output. */
-#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -142,7 +143,11 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
     mpfi_init2(P, TP_LN_PREC);
     int rc = 0;
     if (md->pilot) {
-        tp_ln_row_stats(cols, x, md->eps, md->rsqrt_ulp, &M, &S, mu, rho);
+        if (tp_ln_row_stats(cols, x, md->eps, md->rsqrt_ulp, &M, &S, mu, rho) != 0) {
+            snprintf(err, errlen, "layernorm_bwd_input: row %d: an exact row sum failed its exactness check", r);
+            rc = -1;
+            goto out;
+        }
         double mlo = fm->round(M.lo), mhi = fm->round(M.hi);
         double slo = fs->round(S.lo), shi = fs->round(S.hi);
         if (!(mlo <= m16 && m16 <= mhi && slo <= s16 && s16 <= shi)) {
@@ -159,17 +164,23 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
         mpfi_set_d(rho, (double)s16);
     }
     /* sum1: exact sum of dxh = dy*gamma (products of binary16: exact) */
-    double h, l;
-    tp_ln_row_dot(cols, dy, g, &h, &l);
-    mpfi_set_d(S1e, h);
-    mpfi_add_d(S1e, S1e, l);
+    mpfr_t s1x;
+    mpfr_init2(s1x, TP_LN_EXACT_PREC);
+    if (tp_ln_row_sum_exact(cols, dy, g, s1x) != 0) {
+        mpfr_clear(s1x);
+        snprintf(err, errlen, "layernorm_bwd_input: row %d: the exact sum of dy*gamma failed", r);
+        rc = -1;
+        goto out;
+    }
+    mpfi_set_fr(S1e, s1x); /* exact: TP_LN_PREC >= TP_LN_EXACT_PREC */
     int saved = fegetround();
     fesetround(FE_UPWARD);
-    double a1 = 0.0, s1hi = h + l, p2hi = 0.0, a2 = 0.0;
+    double a1 = 0.0, p2hi = 0.0, a2 = 0.0; /* a1 exact up to 2^13 terms, rounded up beyond */
     for (int j = 0; j < cols; j++)
         a1 += fabs((double)dy[j] * (double)g[j]);
-    fesetround(FE_DOWNWARD);
-    double s1lo = h + l;
+    /* the exact sum rounded up and down (for one chunk: h + l so rounded) */
+    const double s1hi = mpfr_get_d(s1x, MPFR_RNDU), s1lo = mpfr_get_d(s1x, MPFR_RNDD);
+    mpfr_clear(s1x);
     fesetround(FE_TONEAREST);
     tp_ln_fint s1 = tp_ln_sum_model(s1lo, s1hi, a1, cols, 0);
     /* the kernel's xh per element (an interval when m, s are), and sum2 */
@@ -255,8 +266,8 @@ static int bwd_reference(const tp_value *model, const tp_case *c, const char *ou
         return -1;
     }
     const int rows = (int)T[0]->shape[0], cols = (int)T[0]->shape[1];
-    if (cols > TP_LN_N_MAX) {
-        snprintf(err, errlen, "layernorm_bwd_input: cols = %d; the exact sums need cols <= %d", cols, TP_LN_N_MAX);
+    if (cols > TP_LN_COLS_MAX) {
+        snprintf(err, errlen, "layernorm_bwd_input: cols = %d; the exact sums need cols <= %d", cols, TP_LN_COLS_MAX);
         return -1;
     }
     const uint16_t *x16 = T[0]->data, *dy16 = T[1]->data, *g16 = T[2]->data, *m16 = T[3]->data, *s16 = T[4]->data;
@@ -303,6 +314,9 @@ static const tp_statement bwd_exact = {
     "layernorm_bwd_input.exact.split_double_mpfi", TP_EVIDENCE,
     "exact sum of dy*gamma by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven T1+T2 in "
     "the real model); dx as an MPFI enclosure at 256 bits"};
+static const tp_statement bwd_exact_chunked = {
+    "layernorm_bwd_input.exact.chunked", TP_EVIDENCE,
+    "rows longer than 8192: the proven row sums on chunks of 8192, the chunks' hi and lo added in MPFR at 128 bits, each addition checked exact (oracles/layernorm/layernorm_exact.c)"};
 static const tp_statement bwd_stats_inputs = {
     "layernorm_bwd_input.statistics.inputs", TP_EVIDENCE,
     "statistics = inputs: the operation on the given binary16 mean and rstd, which the kernel holds exactly"};
@@ -320,7 +334,7 @@ static const tp_statement bwd_order_hidden = {
 static const tp_statement bwd_known_statistics = {
     "layernorm_bwd_input.nonclaim.known_statistics", TP_NON_CLAIM,
     "statistics = fp32_forward needs x whose statistics are known in advance; it says nothing about other inputs"};
-static const tp_statement *const bwd_statements[] = {&bwd_exact,  &bwd_stats_inputs, &bwd_stats_forward,
+static const tp_statement *const bwd_statements[] = {&bwd_exact,  &bwd_exact_chunked, &bwd_stats_inputs, &bwd_stats_forward,
                                                      &bwd_bound,  &bwd_order_hidden, &bwd_known_statistics,
                                                      NULL};
 
@@ -331,6 +345,9 @@ static void bwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
     char err[300];
     int pilot = read_model(model, c->backend, &md, err, sizeof err) == 0 && md.pilot;
     tp_say(out, &bwd_exact);
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    if (X && X->rank == 2 && X->shape[1] > TP_LN_N_MAX) /* rows longer than one proven chunk */
+        tp_say(out, &bwd_exact_chunked);
     tp_say(out, pilot ? &bwd_stats_forward : &bwd_stats_inputs);
     tp_say(out, &bwd_bound);
     tp_say(out, &bwd_order_hidden);

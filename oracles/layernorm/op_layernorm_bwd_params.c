@@ -10,8 +10,9 @@
  * any-order fp32 sum of xh*dy with each product rounded or fused, dbeta an
  * any-order fp32 sum of exact terms: the admitted values are the floats in
  * [S - e, S + e] (oracles/layernorm_model.c, tp_ln_sum_model). */
-#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -77,8 +78,8 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
         return -1;
     }
     const int R = (int)T[0]->shape[0], C = (int)T[0]->shape[1];
-    if (R > TP_LN_N_MAX) {
-        snprintf(err, errlen, "layernorm_bwd_params: rows = %d; the exact sums need rows <= %d", R, TP_LN_N_MAX);
+    if (R > TP_LN_ROWS_MAX) {
+        snprintf(err, errlen, "layernorm_bwd_params: rows = %d; the exact sums need rows <= %d", R, TP_LN_ROWS_MAX);
         return -1;
     }
     const size_t N = (size_t)R * C;
@@ -86,37 +87,56 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
     const tp_format *fx = tp_format_of(T[0]->dtype), *fdy = tp_format_of(T[1]->dtype), *fm = tp_format_of(T[2]->dtype),
                     *fs = tp_format_of(T[3]->dtype);
     float *dy = malloc(N * sizeof *dy);
-    double *hi = malloc((size_t)C * sizeof *hi), *lo = malloc((size_t)C * sizeof *lo);
-    if (!dy || !hi || !lo) {
-        free(dy), free(hi), free(lo);
+    int64_t *fix = malloc((size_t)(C ? C : 1) * sizeof *fix);
+    if (!dy || !fix) {
+        free(dy), free(fix);
         snprintf(err, errlen, "layernorm_bwd_params: out of memory");
         return -1;
     }
     for (size_t i = 0; i < N; i++)
         dy[i] = (float)fdy->decode(dy16[i]);
-    if (beta)
-        tp_ln_col_sums(R, C, dy, hi, lo);
+    /* 2^24 times the exact column sums of dy (layernorm_exact.c) */
+    if (beta && tp_ln_col_sums_fix(R, C, dy, fix) != 0) {
+        free(dy), free(fix);
+        snprintf(err, errlen, "layernorm_bwd_params: the exact column sums of dy failed (out of memory?)");
+        return -1;
+    }
+    int failed = 0;
 #pragma omp parallel for schedule(dynamic, 16)
     for (int col = 0; col < C; col++) {
         int saved = fegetround();
         tp_ref *e = &ref[col];
         if (beta) {
+            /* the exact sum rounded up, down and to nearest (exact up to
+             * 2^13 rows, where it was hi + lo); |sum dy| likewise,
+             * exact up to 2^13 rows and rounded up beyond */
             fesetround(FE_UPWARD);
-            double a = 0.0, shi = hi[col] + lo[col];
+            double a = 0.0, shi = tp_ln_fix_to_double(fix[col]);
             for (int r = 0; r < R; r++)
                 a += fabs((double)dy[(size_t)r * C + col]);
             fesetround(FE_DOWNWARD);
-            double slo = hi[col] + lo[col];
+            double slo = tp_ln_fix_to_double(fix[col]);
             fesetround(FE_TONEAREST);
-            e->exact = hi[col] + lo[col];
+            e->exact = tp_ln_fix_to_double(fix[col]);
             e->exact_lo = slo;
             e->exact_hi = shi;
             sum_admitted(e, slo, shi, a, R, 0);
         } else {
-            mpfi_t acc, t;
+            /* The exact dgamma as an MPFR sum of exact double pieces: xv - m
+             * is a multiple of 2^-24 below 2^17 (41 bits), times s (11
+             * bits) exact in double (52 bits); times dy it is p + q with p
+             * = RN(t dy) and q = fma(t, dy, -p) exactly (no underflow: a
+             * multiple of 2^-72). Every partial sum is a multiple of 2^-72
+             * below 2^20 * 2^49: 141 bits, so each addition at TP_LN_PREC
+             * = 256 bits is exact (checked: MPFR's ternary value). The
+             * enclosure is the point it always was (the MPFI products and
+             * sums at 256 bits were exact too), at a quarter of the cost. */
+            mpfr_t sum;
+            mpfi_t acc;
+            mpfr_init2(sum, TP_LN_PREC);
             mpfi_init2(acc, TP_LN_PREC);
-            mpfi_init2(t, TP_LN_PREC);
-            mpfi_set_ui(acc, 0);
+            mpfr_set_ui(sum, 0, MPFR_RNDN);
+            int inexact = 0;
             double plo = 0.0, phi = 0.0, a = 0.0;
             for (int r = 0; r < R; r++) {
                 const size_t i = (size_t)r * C + col;
@@ -130,21 +150,30 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
                 fesetround(FE_UPWARD);
                 phi += p;
                 a += fabs(p);
-                /* exact term: (x - m) s dy; x - m is exact in double */
-                mpfi_set_d(t, (double)xv - (double)m);
-                mpfi_mul_d(t, t, (double)s);
-                mpfi_mul_d(t, t, (double)dy[i]);
-                mpfi_add(acc, acc, t);
+                /* exact term: (x - m) s dy = tp + tq (above) */
+                fesetround(FE_TONEAREST);
+                const double t = ((double)xv - (double)m) * (double)s, tp = t * (double)dy[i],
+                             tq = fma(t, (double)dy[i], -tp);
+                inexact |= mpfr_add_d(sum, sum, tp, MPFR_RNDN) | mpfr_add_d(sum, sum, tq, MPFR_RNDN);
             }
             fesetround(FE_TONEAREST);
+            mpfi_set_fr(acc, sum);
             tp_ln_enclosure(acc, &e->exact_lo, &e->exact, &e->exact_hi);
             sum_admitted(e, plo, phi, a, R, 1);
             mpfi_clear(acc);
-            mpfi_clear(t);
+            mpfr_clear(sum);
+            if (inexact) {
+#pragma omp atomic write
+                failed = 1;
+            }
         }
         fesetround(saved);
     }
-    free(dy), free(hi), free(lo);
+    free(dy), free(fix);
+    if (failed) { /* cannot happen: the argument above */
+        snprintf(err, errlen, "layernorm_bwd_params: an addition of the exact dgamma was not exact");
+        return -1;
+    }
     return 0;
 }
 
@@ -152,6 +181,15 @@ static const tp_statement params_exact = {
     "layernorm_bwd_params.exact.split_double_mpfi", TP_EVIDENCE,
     "exact column sums of dy by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven T1+T2 in "
     "the real model); dgamma as an MPFI enclosure at 256 bits"};
+static const tp_statement params_exact_chunked = {
+    "layernorm_bwd_params.exact.chunked", TP_EVIDENCE,
+    "columns longer than 8192 rows: the proven column sums on chunks of 8192 rows, each chunk's hi and lo converted "
+    "to int64 at scale 2^24 and added, each conversion checked exact (oracles/layernorm/layernorm_exact.c)"};
+static const tp_statement params_bound_long = {
+    "layernorm_bwd_params.bound.any_order_fp32_long", TP_EVIDENCE,
+    "admitted values (more than 65536 rows): the floats within n*2^-24*1.14453125*sum|term| + k*n*2^-149 of the "
+    "exact sum of the kernel's own terms (k = 2 where each product is rounded; 2^-24*1.14453125 >= u/(1 - n u) for "
+    "n <= 2^21, oracles/common/sum_bound.h), ends rounded outward"};
 static const tp_statement params_bound = {
     "layernorm_bwd_params.bound.any_order_fp32", TP_EVIDENCE,
     "admitted values: the floats within n*2^-24*(1+2^-7)*sum|term| + k*n*2^-149 of the exact sum of the kernel's "
@@ -166,14 +204,24 @@ static const tp_statement params_fp16_statistics = {
 static const tp_statement params_host_rounding = {
     "layernorm_bwd_params.nonclaim.host_rounding", TP_NON_CLAIM,
     "the pilot's final rounding to fp16 on the host is not checked: the fp32 sums are"};
-static const tp_statement *const params_statements[] = {&params_exact, &params_bound, &params_order_hidden,
+static const tp_statement *const params_statements[] = {&params_exact, &params_exact_chunked, &params_bound,
+                                                        &params_bound_long, &params_order_hidden,
                                                         &params_fp16_statistics, &params_host_rounding, NULL};
 
 /* One method and one bound (the model admits one choice of each key). */
 static void params_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
-    tp_say_all(out, params_statements);
+    (void)model;
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    const int64_t R = X && X->rank == 2 ? X->shape[0] : 0;
+    for (int i = 0; params_statements[i]; i++) {
+        const tp_statement *st = params_statements[i];
+        if (st == &params_exact_chunked && R <= TP_LN_N_MAX) /* one proven chunk */
+            continue;
+        if (st == (R > 65536 ? &params_bound : &params_bound_long)) /* tp_sum_c's two constants */
+            continue;
+        tp_say(out, st);
+    }
 }
 
 const tp_op tp_op_layernorm_bwd_params = {

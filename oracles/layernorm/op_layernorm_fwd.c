@@ -15,8 +15,9 @@
  * round-to-nearest, the kernel's own operations) bounds every output the
  * model admits. Exact values are MPFI enclosures from exact sums
  * (oracles/layernorm.c). */
-#include "oracles/layernorm/proven/layernorm.h"
+#include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/layernorm/layernorm_model.h"
+#include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -127,8 +128,8 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
         return -1;
     }
     const int rows = (int)X->shape[0], cols = (int)X->shape[1];
-    if (cols > TP_LN_N_MAX) {
-        snprintf(err, errlen, "layernorm_fwd: cols = %d; the exact sums need cols <= %d", cols, TP_LN_N_MAX);
+    if (cols > TP_LN_COLS_MAX) {
+        snprintf(err, errlen, "layernorm_fwd: cols = %d; the exact sums need cols <= %d", cols, TP_LN_COLS_MAX);
         return -1;
     }
     const uint16_t *x16 = X->data, *g16 = G->data, *b16 = B->data;
@@ -161,8 +162,10 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
         } else {
             for (int j = 0; j < cols; j++)
                 xr[j] = (float)fx->decode(x16[(size_t)r * cols + j]);
-            tp_ln_row_stats(cols, xr, m.eps, m.rsqrt_ulp, &mean, &rstd, mu, rho);
-            if (which == 1) {
+            if (tp_ln_row_stats(cols, xr, m.eps, m.rsqrt_ulp, &mean, &rstd, mu, rho) != 0) {
+#pragma omp atomic write
+                rc = -2; /* an exact sum failed its exactness check: cannot happen (layernorm_exact.c) */
+            } else if (which == 1) {
                 tp_ln_enclosure(mu, &ref[r].exact_lo, &ref[r].exact, &ref[r].exact_hi);
                 f32_admitted(ref[r].exact, mean, &ref[r].allow_lo, &ref[r].allow_hi);
             } else if (which == 2) {
@@ -189,8 +192,9 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
     free(gf);
     free(bf);
     if (rc)
-        snprintf(err, errlen, "layernorm_fwd: out of memory");
-    return rc;
+        snprintf(err, errlen, rc == -2 ? "layernorm_fwd: an exact row sum failed its exactness check"
+                                       : "layernorm_fwd: out of memory");
+    return rc ? -1 : 0;
 }
 
 static const tp_statement fwd_exact = {
@@ -198,6 +202,9 @@ static const tp_statement fwd_exact = {
     "exact row sums of x and x^2 by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven "
     "T1+T2 in the real model); mean, rstd and y as MPFI enclosures at 256 bits, eps the kernel's fp32 literal as an "
     "exact real"};
+static const tp_statement fwd_exact_chunked = {
+    "layernorm_fwd.exact.chunked", TP_EVIDENCE,
+    "rows longer than 8192: the proven row sums on chunks of 8192, the chunks' hi and lo added in MPFR at 128 bits, each addition checked exact (oracles/layernorm/layernorm_exact.c)"};
 static const tp_statement fwd_bound_statistics = {
     "layernorm_fwd.bound.statistics", TP_EVIDENCE,
     "fp32 mean and rstd as intervals shared by the row: any-order fp32 sums (gamma_n bound, one extra rounding per "
@@ -215,14 +222,18 @@ static const tp_statement fwd_independent_statistics = {
 static const tp_statement fwd_hip_refused = {"layernorm_fwd.nonclaim.hip_refused", TP_NON_CLAIM,
                                              "HIP runs are refused: ROCm documents no rsqrtf error bound to cite"};
 static const tp_statement *const fwd_statements[] = {
-    &fwd_exact, &fwd_bound_statistics, &fwd_bound_corners, &fwd_order_hidden, &fwd_independent_statistics,
+    &fwd_exact, &fwd_exact_chunked, &fwd_bound_statistics, &fwd_bound_corners, &fwd_order_hidden, &fwd_independent_statistics,
     &fwd_hip_refused, NULL};
 
-/* One method and one bound (the model admits one choice of each key). */
+/* One method and one bound (the model admits one choice of each key);
+ * rows longer than one proven chunk also say how the chunks combine. */
 static void fwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
-    tp_say_all(out, fwd_statements);
+    (void)model;
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    for (int i = 0; fwd_statements[i]; i++)
+        if (fwd_statements[i] != &fwd_exact_chunked || (X && X->rank == 2 && X->shape[1] > TP_LN_N_MAX))
+            tp_say(out, fwd_statements[i]);
 }
 
 const tp_op tp_op_layernorm_fwd = {"layernorm_fwd",
