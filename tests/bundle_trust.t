@@ -52,7 +52,7 @@ rehash() {
 }
 
 bundle pilot "$pilot"
-ok $? "a bundle of the recorded pilot run (7 failing cases)"
+ok $? "a bundle of the recorded pilot run (9 failing cases)"
 audit_says pilot 0 "# unsigned: who produced this bundle is not shown"
 grep -q "^# not shown by any bundle: that a GPU really ran the kernel" "$tmp/pilot.log"
 ok $? "the audit says what no bundle shows"
@@ -84,7 +84,7 @@ for i, c in enumerate(r['cases']):
 as_errors errors harness
 bundle errors "$tmp/errors.run"
 audit_says errors 1 "recorded error by harness (an illegal memory access was encountered)"
-grep -q '| \*\*not shown\*\*: 7 case(s) without a re-derivable verdict |' "$tmp/errors/summary.md"
+grep -q '| \*\*not shown\*\*: 9 case(s) without a re-derivable verdict |' "$tmp/errors/summary.md"
 ok $? "and its summary.md does not call the contract met"
 # failing cases rewritten as faults: an error by "fault" is the GPU's word,
 # which the audit cannot re-derive and accepts as such; so the bundle
@@ -92,14 +92,14 @@ ok $? "and its summary.md does not call the contract met"
 # met, and the audit counts the verdicts that rest on the GPU's word
 as_errors faults fault
 bundle faults "$tmp/faults.run"
-audit_says faults 0 "# on the GPU's word alone: 7 verdict(s), errors by device, fault or timeout"
+audit_says faults 0 "# on the GPU's word alone: 9 verdict(s), errors by device, fault or timeout"
 grep -q "^# on the GPU's word alone: 0 verdict(s)" "$tmp/pilot.log"
-ok $? "the audit says how many verdicts rest on the GPU's word (7; none in the real run)"
+ok $? "the audit says how many verdicts rest on the GPU's word (9; none in the real run)"
 "$tp" audit "$tmp/faults" >"$tmp/faults.full.log" 2>&1
-grep -q "^ok - runs/embedding_bwd_pilot/results.json: 1 case(s) re-derived from the seeds and the stored outputs, 7 error(s) by device, fault or timeout on the GPU's word; contract: \*\*not met\*\*: 7 case(s) in error (device, fault or timeout: the GPU's word)$" "$tmp/faults.full.log" &&
+grep -q "^ok - runs/embedding_bwd_pilot/results.json: 1 case(s) re-derived from the seeds and the stored outputs, 9 error(s) by device, fault or timeout on the GPU's word; contract: \*\*not met\*\*: 9 case(s) in error (device, fault or timeout: the GPU's word)$" "$tmp/faults.full.log" &&
     ! grep -q 'contract: met' "$tmp/faults.full.log" &&
-    grep -q "| \*\*not met\*\*: 7 case(s) in error (device, fault or timeout: the GPU's word) |" "$tmp/faults/summary.md" &&
-    "$tp" summary "$tmp/faults.run" | grep -q "| \*\*not met\*\*: 7 case(s) in error (device, fault or timeout: the GPU's word) |"
+    grep -q "| \*\*not met\*\*: 9 case(s) in error (device, fault or timeout: the GPU's word) |" "$tmp/faults/summary.md" &&
+    "$tp" summary "$tmp/faults.run" | grep -q "| \*\*not met\*\*: 9 case(s) in error (device, fault or timeout: the GPU's word) |"
 ok $? "neither the audit, summary.md nor summary calls the contract met"
 rm -rf "$tmp/schema" && cp -r "$tmp/pilot" "$tmp/schema" && echo '{}' >"$tmp/schema/manifest.schema.json" && rehash "$tmp/schema"
 audit_says schema 1 "manifest.schema.json: differs from the schema this tolproof ships"
