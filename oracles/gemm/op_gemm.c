@@ -23,13 +23,20 @@
  * model with u and the underflow term both doubled. The textbook summation
  * argument then gives, for any order (every term passes through at most K
  * roundings), |s - S| <= gamma'_K sum|a b| + K*2^-149*(1 + u')^K with
- * gamma'_K = K u' / (1 - K u'). For K <= 8192 (the exact reference's
- * limit) K u' <= 2^-10, so 1/(1 - K u') <= 1 + 2^-9 < 1 + 2^-7 and
- * (1 + u')^K <= e^(2^-10) < 2:
+ * gamma'_K = K u' / (1 - K u'). For K <= 8192 (the limit of one exact
+ * split-double sum, kept for the results recorded under it) K u' <= 2^-10,
+ * so 1/(1 - K u') <= 1 + 2^-9 < 1 + 2^-7 and (1 + u')^K <= e^(2^-10) < 2:
  *     e' = K*2^-23*(1+2^-7)*sum|a b| + K*2^-148.
- * (1 + 2^-7 would stop covering 1/(1 - K u') near K = 2^23/129 ~ 65000.)
+ * (1 + 2^-7 stops covering 1/(1 - K u') near K = 2^23/129 ~ 65000.) For
+ * 8192 < K <= 65536 = TP_GEMM_K_MAX, K u' <= 2^-7, so 1/(1 - K u') <=
+ * 1/(1 - 2^-7) = 1 + 1/127 < 1 + 3*2^-8 and (1 + u')^K <= e^(2^-7) < 2:
+ *     e' = K*2^-23*(1+3*2^-8)*sum|a b| + K*2^-148.
+ * The round-to-nearest constant TP_DOT_C = 2^-24*(1+2^-7) needs no such
+ * step: K u <= 2^-8 at K = 65536 and 1/(1 - 2^-8) = 1 + 1/255 < 1 + 2^-7
+ * (gemm.h; the T3 proof of dot_fp32.c is for n <= 65536).
  * This bound is NOT covered by the WP T3 proof of oracles/dot_fp32.c,
  * which is for round-to-nearest; results under it say so. */
+#include "oracles/gemm/gemm_long.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
@@ -75,22 +82,61 @@ static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
     return 0;
 }
 
-/* The operand as a row-major float matrix (transposed when asked):
- * binary16 widens to float exactly. */
-static float *widen(const tp_tensor *t, int transpose)
+/* Rows r0 .. r0+R-1 of op(T) as a row-major float matrix R x C (T^T when
+ * transpose): binary16 widens to float exactly. The reference widens A one
+ * row block at a time, where it is used, instead of all of it up front. */
+static void widen_rows(const tp_tensor *t, int transpose, int64_t r0, int64_t R, float *f)
 {
-    float *f = malloc((size_t)t->numel * sizeof *f);
     const tp_format *fmt = tp_format_of(t->dtype);
-    int64_t R = t->shape[0], C = t->shape[1];
-    for (int64_t r = 0; f && r < R; r++)
-        for (int64_t c = 0; c < C; c++)
-            f[transpose ? c * R + r : r * C + c] = (float)tp_format_load(fmt, t->data, r * C + c);
+    int64_t TR = t->shape[0], TC = t->shape[1];
+    if (!transpose)
+        for (int64_t r = 0; r < R; r++)
+            for (int64_t c = 0; c < TC; c++)
+                f[r * TC + c] = (float)tp_format_load(fmt, t->data, (r0 + r) * TC + c);
+    else /* row r of T^T is column r of T */
+        for (int64_t k = 0; k < TR; k++)
+            for (int64_t r = 0; r < R; r++)
+                f[r * TR + k] = (float)tp_format_load(fmt, t->data, k * TC + r0 + r);
+}
+
+/* op(B) (K x N) widened to float and cut into panels of `w` columns, each
+ * a row-major K x w matrix (the last one narrower), one after the other:
+ * a panel of at most TP_GEMM_PANEL_BYTES stays in a core's L2 cache while
+ * every row of a row block runs over it, so B comes from memory once per
+ * row block instead of once per row. The sums are those of the whole
+ * matrix: panels change which entries a call computes, not how. */
+#define TP_GEMM_PANEL_BYTES (512 * 1024)
+
+static int panel_width(int N, int K)
+{
+    if ((int64_t)N * K * (int64_t)sizeof(float) <= TP_GEMM_PANEL_BYTES)
+        return N > 0 ? N : 1;
+    int w = (int)(TP_GEMM_PANEL_BYTES / ((int64_t)K * (int64_t)sizeof(float))) & ~15;
+    w = w < 64 ? 64 : w; /* narrower rows cost more loop overhead than the cache saves */
+    return w < N ? w : N;
+}
+
+static float *widen_panels(const tp_tensor *t, int transpose, int K, int N, int w)
+{
+    float *f = malloc((size_t)K * (size_t)N * sizeof *f + 1);
+    const tp_format *fmt = tp_format_of(t->dtype);
+    int64_t TC = t->shape[1];
+    for (int j0 = 0; f && j0 < N; j0 += w) {
+        int wp = N - j0 < w ? N - j0 : w;
+        float *p = f + (size_t)K * (size_t)j0;
+        for (int64_t k = 0; k < K; k++)
+            for (int j = 0; j < wp; j++) {
+                int64_t r = transpose ? j0 + j : k, c = transpose ? k : j0 + j;
+                p[k * wp + j] = (float)tp_format_load(fmt, t->data, r * TC + c);
+            }
+    }
     return f;
 }
 
 /* e' of accumulation = "fp32_faithful" (derived at the top): twice the
  * round-to-nearest constants, exactly representable in double. */
 #define TP_GEMM_FAITHFUL_C 0x1.02p-23
+#define TP_GEMM_FAITHFUL_C_LONG 0x1.03p-23 /* 8192 < K <= 65536 */
 #define TP_GEMM_FAITHFUL_ETA 0x1p-148
 
 static int faithful(const tp_value *model)
@@ -108,7 +154,7 @@ static void admitted(const tp_format *out, int64_t n, int K, int faith, const do
     fesetround(FE_UPWARD);
     /* absum was summed in round-to-nearest: its relative error is below
      * K*2^-53, so absum*(1 + K*2^-52) bounds the true sum from above. */
-    double grow = 1.0 + (double)K * 0x1p-52, kc = (double)K * (faith ? TP_GEMM_FAITHFUL_C : TP_DOT_C),
+    double grow = 1.0 + (double)K * 0x1p-52, kc = (double)K * (!faith ? TP_DOT_C : K <= TP_GEMM_K_MAX_EXACT ? TP_GEMM_FAITHFUL_C : TP_GEMM_FAITHFUL_C_LONG),
            keta = (double)K * (faith ? TP_GEMM_FAITHFUL_ETA : TP_DOT_ETA);
     double *e = malloc((size_t)n * sizeof *e);
     for (int64_t i = 0; i < n; i++) {
@@ -159,34 +205,72 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
                  (long long)C->shape[1]);
         return -1;
     }
-    if (K > TP_GEMM_K_MAX_EXACT) {
-        snprintf(err, errlen, "gemm: K = %d; the exact reference needs K <= %d", K, TP_GEMM_K_MAX_EXACT);
+    if (K > TP_GEMM_K_MAX) {
+        snprintf(err, errlen,
+                 "gemm: K = %d; the reference needs K <= %d (its exact sums run in chunks of %d, and the fp32 "
+                 "accumulation bound is derived for K <= %d)",
+                 K, TP_GEMM_K_MAX, TP_GEMM_K_MAX_EXACT, TP_GEMM_K_MAX);
         return -1;
     }
-    float *a = widen(A, ta), *b = widen(B, tb);
-    size_t n = (size_t)M * (size_t)N;
-    double *hi = malloc(n * sizeof *hi), *lo = malloc(n * sizeof *lo), *absum = malloc(n * sizeof *absum);
-    int rc = -1;
-    if (!a || !b || !hi || !lo || !absum) {
-        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
-        goto out;
+    int w = panel_width(N, K);
+    float *b = widen_panels(B, tb, K, N, w);
+    int rc = b ? 0 : -1, faith = faithful(model);
+    const tp_format *fmt = tp_format_of(C->dtype);
+    /* Row blocks of 16 are independent, so the reference parallelises
+     * without changing a single bit of its result. Each thread streams its
+     * block: A's rows widened there, the pairs and |product| sums of the
+     * block in buffers it reuses, turned into admitted intervals at once;
+     * nothing of size M x N but the caller's ref. */
+    const int mode = fegetround(); /* tp_op_reference's: to nearest */
+#pragma omp parallel
+    {
+        /* a worker keeps the rounding mode it was started in: give it this
+         * thread's (tp_gemm_abs and admitted() round) */
+        int saved = fegetround();
+        fesetround(mode);
+        enum { R = 16 };
+        size_t rn = (size_t)R * (size_t)N, rw = (size_t)R * (size_t)w;
+        float *a = malloc((size_t)R * (size_t)K * sizeof *a + 1);
+        double *hi = malloc(rn * sizeof *hi + 1), *lo = malloc(rn * sizeof *lo + 1),
+               *absum = malloc(rn * sizeof *absum + 1), *ph = malloc(3 * rw * sizeof *ph + 1);
+        tp_gemm_long_work work = {0};
+        int ok = a && hi && lo && absum && ph && (K <= TP_GEMM_K_MAX_EXACT || tp_gemm_long_work_alloc(&work, w) == 0);
+        if (!ok) {
+#pragma omp atomic write
+            rc = -1;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int r0 = 0; r0 < M; r0 += R) {
+            int rows = M - r0 < R ? M - r0 : R;
+            if (!ok || !b)
+                continue;
+            widen_rows(A, ta, r0, rows, a);
+            for (int j0 = 0; j0 < N; j0 += w) {
+                int wp = N - j0 < w ? N - j0 : w;
+                const float *bp = b + (size_t)K * (size_t)j0;
+                double *pl = ph + rw, *pa = ph + 2 * rw;
+                double *dh = wp == N ? hi : ph, *dl = wp == N ? lo : pl, *da = wp == N ? absum : pa;
+                tp_gemm_exact_long(rows, wp, K, a, bp, dh, dl, &work);
+                tp_gemm_abs(rows, wp, K, a, bp, da);
+                for (int r = 0; wp != N && r < rows; r++) {
+                    memcpy(hi + (size_t)r * N + j0, ph + (size_t)r * wp, (size_t)wp * sizeof *hi);
+                    memcpy(lo + (size_t)r * N + j0, pl + (size_t)r * wp, (size_t)wp * sizeof *lo);
+                    memcpy(absum + (size_t)r * N + j0, pa + (size_t)r * wp, (size_t)wp * sizeof *absum);
+                }
+            }
+            admitted(fmt, (int64_t)rows * N, K, faith, hi, lo, absum, ref + (size_t)r0 * N);
+        }
+        free(a);
+        free(hi);
+        free(lo);
+        free(absum);
+        free(ph);
+        tp_gemm_long_work_free(&work);
+        fesetround(saved);
     }
-    /* Row blocks are independent, so the reference parallelises without
-     * changing a single bit of its result. */
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int r0 = 0; r0 < M; r0 += 16) {
-        int rows = M - r0 < 16 ? M - r0 : 16;
-        tp_gemm_exact(rows, N, K, a + (size_t)r0 * K, b, hi + (size_t)r0 * N, lo + (size_t)r0 * N);
-        tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
-    }
-    admitted(tp_format_of(C->dtype), (int64_t)n, K, faithful(model), hi, lo, absum, ref);
-    rc = 0;
-out:
-    free(a);
     free(b);
-    free(hi);
-    free(lo);
-    free(absum);
+    if (rc != 0)
+        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
     return rc;
 }
 
@@ -194,6 +278,10 @@ static const tp_statement gemm_exact = {
     "gemm.exact.split_double", TP_EVIDENCE,
     "exact sums by split-double accumulation (oracles/gemm/proven/gemm.c, WP-proven T1+T2 in the real model; "
     "exactness of each double operation argued there and tested bit for bit against MPFR)"};
+static const tp_statement gemm_exact_chunks = {
+    "gemm.exact.k_chunks", TP_EVIDENCE,
+    "K > 8192: the split-double sums run on K-chunks of at most 8192 and are combined exactly in 128-bit integers "
+    "(oracles/gemm/gemm_long.c argues it; tested against 128-bit integer sums at K = 65536)"};
 static const tp_statement gemm_bound = {
     "gemm.bound.any_order_fp32", TP_EVIDENCE,
     "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-24*(1+2^-7)*sum|a b| + K*2^-149, ends rounded outward"};
@@ -201,6 +289,10 @@ static const tp_statement gemm_bound_faithful = {
     "gemm.bound.faithful_fp32", TP_EVIDENCE,
     "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-23*(1+2^-7)*sum|a b| + K*2^-148 (accumulation "
     "fp32_faithful: each fp32 step yields a neighbour of its exact value), ends rounded outward"};
+static const tp_statement gemm_bound_faithful_long = {
+    "gemm.bound.faithful_fp32_long", TP_EVIDENCE,
+    "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-23*(1+3*2^-8)*sum|a b| + K*2^-148 (accumulation "
+    "fp32_faithful, 8192 < K <= 65536: each fp32 step yields a neighbour of its exact value), ends rounded outward"};
 static const tp_statement gemm_order_hidden = {
     "gemm.nonclaim.order_hidden", TP_NON_CLAIM,
     "the fp32 accumulation bound is a worst case over all orders: it does not reveal which order the kernel used, "
@@ -218,16 +310,26 @@ static const tp_statement gemm_faithful_alignment = {
     "accumulation fp32_faithful assumes each fp32 step keeps its exact value to within one ulp; hardware that drops "
     "more bits when it aligns partial sums is outside the model"};
 static const tp_statement *const gemm_statements[] = {
-    &gemm_exact, &gemm_bound, &gemm_bound_faithful, &gemm_order_hidden, &gemm_proof_sequential,
-    &gemm_faithful_unproven, &gemm_faithful_alignment, NULL};
+    &gemm_exact, &gemm_exact_chunks, &gemm_bound, &gemm_bound_faithful, &gemm_bound_faithful_long,
+    &gemm_order_hidden, &gemm_proof_sequential, &gemm_faithful_unproven, &gemm_faithful_alignment, NULL};
+
+/* The case's K (0 when its tensors do not say: the reference refuses it). */
+static int64_t gemm_k(const tp_value *model, const tp_case *c)
+{
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->tensors[i].initial && c->tensors[i].rank == 2)
+            return c->tensors[i].shape[tp_value_is_true(tp_value_get(model, "transpose_a")) ? 0 : 1];
+    return 0;
+}
 
 /* The bound is the one admitted() used: faithful(model) picks it there. */
 static void gemm_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)c;
-    int faith = faithful(model);
+    int faith = faithful(model), chunks = gemm_k(model, c) > TP_GEMM_K_MAX_EXACT;
     tp_say(out, &gemm_exact);
-    tp_say(out, faith ? &gemm_bound_faithful : &gemm_bound);
+    if (chunks)
+        tp_say(out, &gemm_exact_chunks);
+    tp_say(out, !faith ? &gemm_bound : chunks ? &gemm_bound_faithful_long : &gemm_bound_faithful);
     tp_say(out, &gemm_order_hidden);
     if (faith) {
         tp_say(out, &gemm_faithful_unproven);
