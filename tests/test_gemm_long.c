@@ -20,6 +20,7 @@
 #include "oracles/gemm/gemm_long.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "tests/tap.h"
+#include "tests/rn_units48.h"
 #include "core/tp_fp16.h"
 
 #include <math.h>
@@ -62,23 +63,6 @@ static __int128 units48(double x, int *ok)
     /* split into two exact 64-bit halves: s = h 2^48 + r */
     double h = floor(s * 0x1p-48), r = s - h * 0x1p48;
     return (__int128)(int64_t)h * ((__int128)1 << 48) + (int64_t)r;
-}
-
-/* RN of v 2^-48 to double, by hand: the 53 leading bits of |v|, ties to
- * even, then the exact scaling. */
-static double rn_units48(__int128 v)
-{
-    int neg = v < 0;
-    unsigned __int128 m = neg ? -(unsigned __int128)v : (unsigned __int128)v;
-    int bits = 0;
-    while (m >> bits)
-        bits++;
-    int s = bits > 53 ? bits - 53 : 0;
-    unsigned __int128 q = m >> s, rem = m - (q << s), half = s ? (unsigned __int128)1 << (s - 1) : 0;
-    if (s && (rem > half || (rem == half && (q & 1))))
-        q++;
-    double d = ldexp((double)(uint64_t)q, s - 48); /* q <= 2^53: exact */
-    return neg ? -d : d;
 }
 
 typedef enum { D_BIG, D_WIDE, D_CANCEL, D_TIES } dist;

@@ -13,6 +13,7 @@
  * of 104; K = 4000 panels of 64 (the narrowest) with a last one of 44;
  * K = 65536 runs eight chunks. */
 #include "tests/tap.h"
+#include "tests/rn_units48.h"
 #include "tests/model_json.h"
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
@@ -48,22 +49,6 @@ static uint16_t value(void)
 }
 
 static int64_t units24(uint16_t h) { return (int64_t)(tp_f16_to_double(h) * 0x1p24); }
-
-/* RN(v 2^-48), by hand (ties to even) */
-static double rn_units48(__int128 v)
-{
-    int neg = v < 0;
-    unsigned __int128 m = neg ? -(unsigned __int128)v : (unsigned __int128)v;
-    int bits = 0;
-    while (m >> bits)
-        bits++;
-    int s = bits > 53 ? bits - 53 : 0;
-    unsigned __int128 q = m >> s, rem = m - (q << s), half = s ? (unsigned __int128)1 << (s - 1) : 0;
-    if (s && (rem > half || (rem == half && (q & 1))))
-        q++;
-    double d = ldexp((double)(uint64_t)q, s - 48);
-    return neg ? -d : d;
-}
 
 static tp_tensor *tensor(tp_case *c, const char *name, int64_t r, int64_t cols, int output)
 {
