@@ -121,8 +121,10 @@ static float *widen_panels(const tp_tensor *t, int transpose, int K, int N, int 
     float *f = malloc((size_t)K * (size_t)N * sizeof *f + 1);
     const tp_format *fmt = tp_format_of(t->dtype);
     int64_t TC = t->shape[1];
-    for (int j0 = 0; f && j0 < N; j0 += w) {
-        int wp = N - j0 < w ? N - j0 : w;
+    int npanels = f ? (N + w - 1) / w : 0;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int pi = 0; pi < npanels; pi++) {
+        int j0 = pi * w, wp = N - j0 < w ? N - j0 : w;
         float *p = f + (size_t)K * (size_t)j0;
         for (int64_t k = 0; k < K; k++)
             for (int j = 0; j < wp; j++) {
