@@ -132,8 +132,8 @@ static void run(dist d, const char *what, int M, int N, int K)
         exit(1);
     }
     fill(d, M, N, K, A, B);
-    tp_gemm_exact_long(M, N, K, A, B, hi, lo, &w);
-    long wrong = 0, misrounded = 0, notgrid = 0;
+    int rc = tp_gemm_exact_long(M, N, K, A, B, hi, lo, &w);
+    long wrong = rc != 0 ? 1 : 0, misrounded = 0, notgrid = 0;
     double maxs = 0;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
@@ -187,6 +187,23 @@ int main(void)
                K);
         free(A);
         free(B);
+    }
+
+    /* a chunk pair off the grid of 2^-48 (here from values that are not
+     * binary16: 2^-30 * 2^-30) makes the call fail instead of summing it */
+    {
+        enum { K = TP_GEMM_K_MAX_EXACT + 1 };
+        float *a = calloc(K, sizeof *a), *b = calloc(K, sizeof *b);
+        double hi, lo;
+        tp_gemm_long_work w = {0};
+        tp_gemm_long_work_alloc(&w, 1);
+        a[0] = b[0] = 0x1p-30f;
+        a[K - 1] = b[K - 1] = 1.0f;
+        tap_ok(tp_gemm_exact_long(1, 1, K, a, b, &hi, &lo, &w) != 0,
+               "a chunk sum off the grid of 2^-48 (2^-60) is refused, not combined");
+        tp_gemm_long_work_free(&w);
+        free(a);
+        free(b);
     }
 
     /* plain double accumulation is not exact at this length (why chunks) */

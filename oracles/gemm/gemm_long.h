@@ -13,8 +13,8 @@
 
 /* Work space of tp_gemm_exact_long for rows of N entries. */
 typedef struct {
-    double *hc, *lc;  /* one chunk's pair, N each */
-    int64_t *H, *L;   /* sum of the chunks' hi * 2^8 and lo * 2^48, N each */
+    double *hc, *lc; /* one chunk's pair, N each */
+    __int128 *S;     /* the sum of the chunks' parts times 2^48, N of them */
 } tp_gemm_long_work;
 
 int tp_gemm_long_work_alloc(tp_gemm_long_work *w, int N);
@@ -23,8 +23,10 @@ void tp_gemm_long_work_free(tp_gemm_long_work *w);
 /* hi[i*N+j] + lo[i*N+j] == sum_k A[i*K+k] * B[k*N+j] exactly, for binary16
  * values widened to float, 0 <= K <= TP_GEMM_K_MAX. K <= TP_GEMM_K_MAX_EXACT
  * is one tp_gemm_exact call (the same pairs as calling it directly); above,
- * the pair is (S rounded toward -inf to 53 bits, the exact rest). */
-void tp_gemm_exact_long(int M, int N, int K, const float *A, const float *B, double *hi, double *lo,
+ * the pair is (S rounded toward -inf to 53 bits, the exact rest). 0, or -1
+ * when a chunk's pair is off the grid of 2^-48 that the combination needs
+ * (gemm_long.c: a changed split in gemm.c would be caught, not summed). */
+int tp_gemm_exact_long(int M, int N, int K, const float *A, const float *B, double *hi, double *lo,
                         tp_gemm_long_work *w);
 
 #endif

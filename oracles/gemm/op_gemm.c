@@ -216,7 +216,7 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
     }
     int w = panel_width(N, K);
     float *b = widen_panels(B, tb, K, N, w);
-    int rc = b ? 0 : -1, faith = faithful(model);
+    int rc = b ? 0 : -1, faith = faithful(model), offgrid = 0;
     const tp_format *fmt = tp_format_of(C->dtype);
     /* Row blocks of 16 are independent, so the reference parallelises
      * without changing a single bit of its result. Each thread streams its
@@ -252,7 +252,10 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
                 const float *bp = b + (size_t)K * (size_t)j0;
                 double *pl = ph + rw, *pa = ph + 2 * rw;
                 double *dh = wp == N ? hi : ph, *dl = wp == N ? lo : pl, *da = wp == N ? absum : pa;
-                tp_gemm_exact_long(rows, wp, K, a, bp, dh, dl, &work);
+                if (tp_gemm_exact_long(rows, wp, K, a, bp, dh, dl, &work) != 0) {
+#pragma omp atomic write
+                    offgrid = 1;
+                }
                 tp_gemm_abs(rows, wp, K, a, bp, da);
                 for (int r = 0; wp != N && r < rows; r++) {
                     memcpy(hi + (size_t)r * N + j0, ph + (size_t)r * wp, (size_t)wp * sizeof *hi);
@@ -273,6 +276,13 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
     free(b);
     if (rc != 0)
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
+    else if (offgrid) {
+        snprintf(err, errlen,
+                 "gemm: internal error: a K-chunk's exact sum from tp_gemm_exact is off the grid of 2^-48 that "
+                 "oracles/gemm/gemm_long.c combines (%dx%dx%d)",
+                 M, N, K);
+        rc = -1;
+    }
     return rc;
 }
 
