@@ -599,7 +599,8 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
         if (strcmp(g->kind, "input") == 0) {
             int r = tp_case_check_values(&work, c, case_tensor_index(c, g->name), inner, sizeof inner);
             if (r == 0)
-                r = tp_op_check_inputs_finite(op, c, inner, sizeof inner); /* bad input, not a violation */
+                r = tp_op_check_input_finite(op, t, inner, sizeof inner); /* bad input, not a violation; the
+                                                                            * inputs replaced before passed */
             if (r != 0) {
                 tp_check_refuse(a, "input %s: %s: %s", g->name, where(g), inner);
                 goto out;

@@ -94,6 +94,8 @@ int tp_op_check_model_keys(const tp_op *op, const tp_value *model, char *err, si
  * non-finite element, so that it is a refusal of bad input, not a
  * violation measured against a NaN reference. */
 int tp_op_check_inputs_finite(const tp_op *op, const tp_case *c, char *err, size_t errlen);
+/* The same for one tensor (0 for an output, which has an `initial`). */
+int tp_op_check_input_finite(const tp_op *op, const tp_tensor *t, char *err, size_t errlen);
 /* 0 when every output of the case (a tensor with an `initial`) has a
  * format the op declares; otherwise -1 and a message naming the output,
  * its format and the op's formats. */

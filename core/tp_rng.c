@@ -449,8 +449,17 @@ static void fill_rec(const sink *out, int rank, const int64_t *shape, const fill
     for (int d = 0; d < rank; d++)
         n *= shape[d];
     if (f->kind != F_MIRROR && f->kind != F_ANTIMIRROR) {
-        for (int64_t i = 0; i < n; i++)
-            put(out, i, draw(f, seed, stream, (uint64_t)i));
+        /* each draw depends on its index alone: in parallel, with the same
+         * bits, each worker in round-to-nearest like tp_fill_float's caller */
+#pragma omp parallel if (n >= 65536)
+        {
+            const int saved = fegetround();
+            fesetround(FE_TONEAREST);
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < n; i++)
+                put(out, i, draw(f, seed, stream, (uint64_t)i));
+            fesetround(saved);
+        }
         return;
     }
     fill_rec(out, rank, shape, f->base, seed, stream);

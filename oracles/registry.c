@@ -81,28 +81,35 @@ static void index_text(const tp_tensor *t, int64_t e, char *out, size_t len)
         n += (size_t)snprintf(out + n, len - n, "%s%lld", d ? ", " : "", (long long)idx[d]);
 }
 
+int tp_op_check_input_finite(const tp_op *op, const tp_tensor *t, char *err, size_t errlen)
+{
+    const tp_format *f = tp_format_of(t->dtype);
+    if (op->nonfinite_inputs || t->initial || !f || !t->data)
+        return 0;
+    /* the first non-finite element, found in parallel (a minimum: the
+     * same element whatever the threads) */
+    int64_t first = t->numel;
+#pragma omp parallel for reduction(min : first) schedule(static)
+    for (int64_t e = 0; e < t->numel; e++)
+        if (e < first && !isfinite(tp_format_load(f, t->data, e)))
+            first = e;
+    if (first == t->numel)
+        return 0;
+    double v = tp_format_load(f, t->data, first);
+    char at[100];
+    index_text(t, first, at, sizeof at);
+    snprintf(err, errlen,
+             "%s[%s] = %s: op %s's model covers finite inputs only (a non-finite input has no exact "
+             "result to bound the outputs by)",
+             t->name, at, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf", op->name);
+    return -1;
+}
+
 int tp_op_check_inputs_finite(const tp_op *op, const tp_case *c, char *err, size_t errlen)
 {
-    if (op->nonfinite_inputs)
-        return 0;
-    for (int i = 0; i < c->ntensors; i++) {
-        const tp_tensor *t = &c->tensors[i];
-        const tp_format *f = tp_format_of(t->dtype);
-        if (t->initial || !f || !t->data)
-            continue;
-        for (int64_t e = 0; e < t->numel; e++) {
-            double v = tp_format_load(f, t->data, e);
-            if (isfinite(v))
-                continue;
-            char at[100];
-            index_text(t, e, at, sizeof at);
-            snprintf(err, errlen,
-                     "%s[%s] = %s: op %s's model covers finite inputs only (a non-finite input has no exact "
-                     "result to bound the outputs by)",
-                     t->name, at, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf", op->name);
+    for (int i = 0; i < c->ntensors; i++)
+        if (tp_op_check_input_finite(op, &c->tensors[i], err, errlen) != 0)
             return -1;
-        }
-    }
     return 0;
 }
 

@@ -61,8 +61,10 @@ rec normal_64 "r == c and r['verdict'] == 'pass'"
 ok $? "the case before the faults has its normal record, identical to the clean run's"
 rec special_64x64x32 "r == c and r['verdict'] == 'pass'"
 ok $? "the case after the hang (in a fresh process) has its normal record, identical to the clean run's"
-grep -q "^\[4/8\] gemm_fwd/wide_256: error: kernel launch: invalid configuration" "$tmp/f.log" &&
-    grep -q "^\[5/8\] gemm_fwd/cancel_128x64x512: error: no result within 2 s" "$tmp/f.log"
+# numbered out of the plan's cases (the run selects 7 of them)
+total=$($py -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["cases"]))' "$plan")
+grep -q "^\[4/$total\] gemm_fwd/wide_256: error: kernel launch: invalid configuration" "$tmp/f.log" &&
+    grep -q "^\[5/$total\] gemm_fwd/cancel_128x64x512: error: no result within 2 s" "$tmp/f.log"
 ok $? "the console lines are numbered through the whole run, across processes"
 [ -z "$(find "$tmp/f" -name 'results.partial.json' -o -name '*.tmp.*')" ] && [ -s "$tmp/f/results.tap" ] &&
     [ "$(grep -c '^not ok' "$tmp/f/results.tap")" = 5 ]

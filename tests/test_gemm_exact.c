@@ -16,6 +16,7 @@
  *  K 2^-52 relative of sum|ab|, which op_gemm.c inflates by) is checked
  *  against that claim.
  * Build with -ffp-contract=off. */
+#include "tests/test_rng.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "tests/tap.h"
 #include "core/tp_fp16.h"
@@ -31,26 +32,13 @@
 #define PREC 256
 
 static uint64_t rng_state = 0x243f6a8885a308d3ULL;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return tp_test_splitmix64(&rng_state); }
 static double unif(void) { return (double)(rnd() >> 11) * 0x1p-53; }
 static float f16(double x) { return (float)tp_f16_to_double(tp_f16_from_double(x)); }
 
 /* A finite binary16 pattern, uniformly: every binade from subnormals to
  * 65504 equally likely per pattern. */
-static float wide_value(void)
-{
-    uint16_t h;
-    do
-        h = (uint16_t)rnd();
-    while ((h & 0x7c00) == 0x7c00);
-    return (float)tp_f16_to_double(h);
-}
+static float wide_value(void) { return tp_test_finite_f16(&rng_state); }
 
 /* ---- binary16 rounding of the exact value ---------------------------- */
 

@@ -16,6 +16,7 @@
  *    it, not a verdict.
  * Build with -ffp-contract=off. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include "tests/test_rng.h"
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
 #include "oracles/common/tp_exact_log.h"
@@ -35,22 +36,9 @@
 #include <string.h>
 
 static uint64_t rng_state = 0x6a09e667f3bcc908ULL;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return tp_test_splitmix64(&rng_state); }
 
-static float wide_value(void)
-{
-    uint16_t h;
-    do
-        h = (uint16_t)rnd();
-    while ((h & 0x7c00) == 0x7c00);
-    return (float)tp_f16_to_double(h);
-}
+static float wide_value(void) { return tp_test_finite_f16(&rng_state); }
 
 /* Every element of A (MxK) B (KxN) through gemm_fixed.h against the CPU
  * path: the count of elements that differ in hi, lo or sum|a b|. */

@@ -21,7 +21,8 @@
  *     neighbours of its exact value): even rows truncate (toward zero) tiny
  *     products (1 - 2^-11) 2^-23 just below a whole ulp; odd rows round
  *     2^-36 away from zero, gaining almost a whole ulp per add, against the
- *     bound K 2^-23 (1 + 2^-7) sum|p| + K 2^-148.
+ *     bound K 2^-23 (1 + 2^-7) sum|p| + K 2^-148 (1 + 3 2^-8 for K > 8192;
+ *     K = 65536 also runs the K-chunked exact sums of oracles/gemm/gemm_long.c).
  * The negated column mirrors every case below zero (rounding away from
  * zero there is downward). */
 #include "tests/half_bound.h"
@@ -106,11 +107,11 @@ int main(void)
                "worked example: sequential fp32 sum 1 + 2^-11 (each tiny product lost) rounds to 1.0, the exact "
                "sum to 1 + 2^-10");
     }
-    static const int Ks[] = {8, 300, 8192};
+    static const int Ks[] = {8, 300, 8192, 65536}; /* 65536: K-chunked exact sums, the longer fp32_faithful constant */
     double best = 0;
     for (int layout = 0; layout < 3; layout++) /* gemm_fwd, gemm_bwd_a, gemm_bwd_b */
         for (int faithful = 0; faithful < 2; faithful++)
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 4; i++) {
                 double s = run(op, layout == 2, layout == 1, faithful, Ks[i]);
                 best = s > best ? s : best;
             }

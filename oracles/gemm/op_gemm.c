@@ -26,19 +26,27 @@
  * model with u and the underflow term both doubled. The textbook summation
  * argument then gives, for any order (every term passes through at most K
  * roundings), |s - S| <= gamma'_K sum|a b| + K*2^-149*(1 + u')^K with
- * gamma'_K = K u' / (1 - K u'). For K <= 8192 (the exact reference's
- * limit) K u' <= 2^-10, so 1/(1 - K u') <= 1 + 2^-9 < 1 + 2^-7 and
- * (1 + u')^K <= e^(2^-10) < 2:
+ * gamma'_K = K u' / (1 - K u'). For K <= 8192 (the limit of one exact
+ * split-double sum, kept for the results recorded under it) K u' <= 2^-10,
+ * so 1/(1 - K u') <= 1 + 2^-9 < 1 + 2^-7 and (1 + u')^K <= e^(2^-10) < 2:
  *     e' = K*2^-23*(1+2^-7)*sum|a b| + K*2^-148.
- * (1 + 2^-7 would stop covering 1/(1 - K u') near K = 2^23/129 ~ 65000.)
+ * (1 + 2^-7 stops covering 1/(1 - K u') near K = 2^23/129 ~ 65000.) For
+ * 8192 < K <= 65536 = TP_GEMM_K_MAX, K u' <= 2^-7, so 1/(1 - K u') <=
+ * 1/(1 - 2^-7) = 1 + 1/127 < 1 + 3*2^-8 and (1 + u')^K <= e^(2^-7) < 2:
+ *     e' = K*2^-23*(1+3*2^-8)*sum|a b| + K*2^-148.
+ * The round-to-nearest constant TP_DOT_C = 2^-24*(1+2^-7) needs no such
+ * step: the T3 proof of oracles/common/proven/dot_fp32.c holds it for
+ * n <= TP_DOT_N_MAX = 65536 (gemm.h).
  * This bound is NOT covered by the WP T3 proof of dot_fp32.c,
  * which is for round-to-nearest; results under it say so. */
+#include "oracles/gemm/gemm_long.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/common/proven/tp_sum_bound.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,22 +84,76 @@ static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
     return 0;
 }
 
-/* The operand as a row-major float matrix (transposed when asked):
- * binary16 widens to float exactly. */
-static float *widen(const tp_tensor *t, int transpose)
+/* Rows r0 .. r0+R-1 of op(T) as a row-major float matrix R x C (T^T when
+ * transpose): binary16 widens to float exactly. The reference widens A one
+ * row block at a time, where it is used, instead of all of it up front. */
+static void widen_rows(const tp_tensor *t, int transpose, int64_t r0, int64_t R, float *f)
 {
-    float *f = malloc((size_t)t->numel * sizeof *f);
     const tp_format *fmt = tp_format_of(t->dtype);
-    int64_t R = t->shape[0], C = t->shape[1];
-    for (int64_t r = 0; f && r < R; r++)
-        for (int64_t c = 0; c < C; c++)
-            f[transpose ? c * R + r : r * C + c] = (float)tp_format_load(fmt, t->data, r * C + c);
+    int64_t TR = t->shape[0], TC = t->shape[1];
+    if (!transpose)
+        for (int64_t r = 0; r < R; r++)
+            for (int64_t c = 0; c < TC; c++)
+                f[r * TC + c] = (float)tp_format_load(fmt, t->data, (r0 + r) * TC + c);
+    else /* row r of T^T is column r of T */
+        for (int64_t k = 0; k < TR; k++)
+            for (int64_t r = 0; r < R; r++)
+                f[r * TR + k] = (float)tp_format_load(fmt, t->data, k * TC + r0 + r);
+}
+
+/* op(B) (K x N) widened to float and cut into panels of `w` columns, each
+ * a row-major K x w matrix (the last one narrower), one after the other:
+ * a panel of at most TP_GEMM_PANEL_BYTES stays in a core's L2 cache while
+ * every row of a row block runs over it, so B comes from memory once per
+ * row block instead of once per row. The sums are those of the whole
+ * matrix: panels change which entries a call computes, not how. */
+#define TP_GEMM_PANEL_BYTES (512 * 1024)
+
+static int panel_width(int N, int K)
+{
+    if ((int64_t)N * K * (int64_t)sizeof(float) <= TP_GEMM_PANEL_BYTES)
+        return N > 0 ? N : 1;
+    int w = (int)(TP_GEMM_PANEL_BYTES / ((int64_t)K * (int64_t)sizeof(float))) & ~15;
+    w = w < 64 ? 64 : w; /* narrower rows cost more loop overhead than the cache saves */
+    return w < N ? w : N;
+}
+
+static float *widen_panels(const tp_tensor *t, int transpose, int K, int N, int w)
+{
+    float *f = malloc((size_t)K * (size_t)N * sizeof *f + 1);
+    const tp_format *fmt = tp_format_of(t->dtype);
+    int64_t TC = t->shape[1];
+    int npanels = f ? (N + w - 1) / w : 0;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int pi = 0; pi < npanels; pi++) {
+        int j0 = pi * w, wp = N - j0 < w ? N - j0 : w;
+        float *p = f + (size_t)K * (size_t)j0;
+        for (int64_t k = 0; k < K; k++)
+            for (int j = 0; j < wp; j++) {
+                int64_t r = transpose ? j0 + j : k, c = transpose ? k : j0 + j;
+                p[k * wp + j] = (float)tp_format_load(fmt, t->data, r * TC + c);
+            }
+    }
     return f;
 }
 
-/* e' of accumulation = "fp32_faithful" (derived at the top) has twice the
- * round-to-nearest constants (faith_c, faith_eta in
- * oracles/common/proven/tp_sum_bound.acsl): K*2C, K*2eta = (2K)*C, (2K)*eta. */
+/* e' of accumulation = "fp32_faithful" (derived at the top) in terms of
+ * the round-to-nearest constants of tp_sum_bound_rn (C = TP_DOT_C =
+ * 2^-24*(1+2^-7), eta = 2^-149; faith_c, faith_eta in
+ * oracles/common/proven/tp_sum_bound.acsl): for K <= 8192 it is exactly
+ * the bound of 2K terms, K*2^-23*(1+2^-7) = 2K*C and K*2^-148 = 2K*eta
+ * (lemma Admits_Faithful). For 8192 < K <= 65536 its constant
+ * 2^-23*(1+3*2^-8) is 2C*259/258, so n = ceil(2K*259/258) terms cover it,
+ * n*C >= K*2^-23*(1+3*2^-8) and n*eta >= K*2^-148 (an argued step, like
+ * the constant; Admits_Faithful is for 2K). n <= 131581 is within the
+ * proven range of tp_sum_bound_rn (2^20 terms). */
+static double faithful_terms(int K)
+{
+    if (K <= TP_GEMM_K_MAX_EXACT)
+        return 2.0 * K;
+    return (double)((2 * (int64_t)K * 259 + 257) / 258);
+}
+
 static int faithful(const tp_value *model)
 {
     const char *acc = tp_value_string(tp_value_get(model, "accumulation"));
@@ -113,7 +175,7 @@ static int faithful(const tp_value *model)
 static void admitted(const tp_format *out, int64_t n, int K, int faith, const double *hi, const double *lo,
                      const double *ahi, const double *alo, tp_ref *ref)
 {
-    const double terms = faith ? 2.0 * K : (double)K;
+    const double terms = faith ? faithful_terms(K) : (double)K;
     for (int64_t i = 0; i < n; i++) {
         const tp_ival64 v = tp_sum_bound_rn(hi[i], lo[i], ahi[i], alo[i], terms);
         const tp_ival64 x = tp_sum_bound_rn(hi[i], lo[i], 0.0, 0.0, 0.0);
@@ -131,24 +193,79 @@ static void admitted(const tp_format *out, int64_t n, int K, int faith, const do
  * then an exact GEMM of its own (no rounding to account for). */
 static float *abs_copy(const float *x, size_t n)
 {
-    float *y = malloc(n * sizeof *y);
+    float *y = malloc(n * sizeof *y + 1);
     for (size_t i = 0; y && i < n; i++)
         y[i] = fabsf(x[i]);
     return y;
 }
 
-/* The CPU path (tp_gemm_cpu_fn): exact sums hi + lo and sum|a b| of every
- * element. */
+/* The CPU path as the provider's cross-check sees it (tp_gemm_cpu_fn):
+ * exact sums hi + lo and the rounded sum|a b| of tp_gemm_abs, for every
+ * element. A chunk pair off gemm_long.c's grid (a changed gemm.c, never
+ * seen) yields NaN, which no provider value equals: the cross-check then
+ * fails naming the element. */
 static void cpu_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *absum)
 {
     /* Row blocks are independent, so the reference parallelises without
      * changing a single bit of its result. */
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int r0 = 0; r0 < M; r0 += 16) {
-        int rows = M - r0 < 16 ? M - r0 : 16;
-        tp_gemm_exact(rows, N, K, a + (size_t)r0 * K, b, hi + (size_t)r0 * N, lo + (size_t)r0 * N);
-        tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
+#pragma omp parallel
+    {
+        tp_gemm_long_work work = {0};
+        int ok = K <= TP_GEMM_K_MAX_EXACT || tp_gemm_long_work_alloc(&work, N) == 0;
+#pragma omp for schedule(dynamic, 1)
+        for (int r0 = 0; r0 < M; r0 += 16) {
+            int rows = M - r0 < 16 ? M - r0 : 16;
+            double *h = hi + (size_t)r0 * N, *l = lo + (size_t)r0 * N;
+            if (!ok || tp_gemm_exact_long(rows, N, K, a + (size_t)r0 * K, b, h, l, &work) != 0)
+                for (size_t i = 0; i < (size_t)rows * (size_t)N; i++)
+                    h[i] = l[i] = NAN;
+            tp_gemm_abs(rows, N, K, a + (size_t)r0 * K, b, absum + (size_t)r0 * N);
+        }
+        tp_gemm_long_work_free(&work);
     }
+}
+
+/* op(T) widened whole (R x C row-major floats). */
+static float *widen(const tp_tensor *t, int transpose)
+{
+    int64_t R = t->shape[transpose ? 1 : 0];
+    float *f = malloc((size_t)t->numel * sizeof *f + 1);
+    if (f)
+        widen_rows(t, transpose, 0, R, f);
+    return f;
+}
+
+/* With an exact provider (a GPU): both exact sums, S = sum a b and the abs
+ * sum sum |a||b| (an exact GEMM of the |x| copies), over the whole matrix
+ * from the provider, each with its sample cross-checked against cpu_sums.
+ * The provider's rounded |product| sum (scratch) is only cross-checked,
+ * never used. */
+static int provider_reference(const tp_format *fmt, const tp_tensor *A, int ta, const tp_tensor *B, int tb, int M,
+                              int N, int K, int faith, const char *output, tp_ref *ref, char *err, size_t errlen)
+{
+    float *a = widen(A, ta), *b = widen(B, tb);
+    float *aa = a ? abs_copy(a, (size_t)A->numel) : NULL, *ab = b ? abs_copy(b, (size_t)B->numel) : NULL;
+    size_t n = (size_t)M * (size_t)N;
+    double *hi = malloc(n * sizeof *hi + 1), *lo = malloc(n * sizeof *lo + 1), *ahi = malloc(n * sizeof *ahi + 1),
+           *alo = malloc(n * sizeof *alo + 1), *scratch = malloc(n * sizeof *scratch + 1);
+    int rc = -1;
+    if (!a || !b || !aa || !ab || !hi || !lo || !ahi || !alo || !scratch)
+        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
+    else if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, scratch, cpu_sums, err, errlen) == 0 &&
+             tp_gemm_exact_sums(output, M, N, K, aa, ab, ahi, alo, scratch, cpu_sums, err, errlen) == 0) {
+        admitted(fmt, (int64_t)n, K, faith, hi, lo, ahi, alo, ref);
+        rc = 0;
+    }
+    free(a);
+    free(b);
+    free(aa);
+    free(ab);
+    free(hi);
+    free(lo);
+    free(ahi);
+    free(alo);
+    free(scratch);
+    return rc;
 }
 
 static int gemm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
@@ -179,40 +296,94 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
                  (long long)C->shape[1]);
         return -1;
     }
-    if (K > TP_GEMM_K_MAX_EXACT) {
-        snprintf(err, errlen, "gemm: K = %d; the exact reference needs K <= %d", K, TP_GEMM_K_MAX_EXACT);
+    if (K > TP_GEMM_K_MAX) {
+        snprintf(err, errlen,
+                 "gemm: K = %d; the reference needs K <= %d (its exact sums run in chunks of %d, and the fp32 "
+                 "accumulation bound is derived for K <= %d)",
+                 K, TP_GEMM_K_MAX, TP_GEMM_K_MAX_EXACT, TP_GEMM_K_MAX);
         return -1;
     }
-    float *a = widen(A, ta), *b = widen(B, tb);
-    float *aa = a ? abs_copy(a, (size_t)A->numel) : NULL, *ab = b ? abs_copy(b, (size_t)B->numel) : NULL;
-    size_t n = (size_t)M * (size_t)N;
-    double *hi = malloc(n * sizeof *hi), *lo = malloc(n * sizeof *lo), *ahi = malloc(n * sizeof *ahi),
-           *alo = malloc(n * sizeof *alo), *scratch = malloc(n * sizeof *scratch);
-    int rc = -1;
-    if (!a || !b || !aa || !ab || !hi || !lo || !ahi || !alo || !scratch) {
-        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
-        goto out;
+    const tp_format *fmt = tp_format_of(C->dtype);
+    int faith = faithful(model);
+    if (tp_gemm_exact_provider_get())
+        return provider_reference(fmt, A, ta, B, tb, M, N, K, faith, output, ref, err, errlen);
+    /* The CPU path streams: B widened once into L2-sized panels (and their
+     * |x| copy), then row blocks of 16, independent of each other, so the
+     * reference parallelises without changing a single bit of its result.
+     * Each thread widens its block of A, computes the block's exact pairs
+     * of S and of the abs sum (tp_gemm_exact_long, K-chunks above 8192) in
+     * buffers it reuses, normalizes them as tp_gemm_exact_sums does (one
+     * representation of S whichever path gave it) and turns them into
+     * admitted intervals at once: nothing of size M x N but the caller's
+     * ref. */
+    int w = panel_width(N, K);
+    float *b = widen_panels(B, tb, K, N, w);
+    float *ab = b ? abs_copy(b, (size_t)K * (size_t)N) : NULL;
+    int rc = b && ab ? 0 : -1, offgrid = 0;
+    const int mode = fegetround(); /* tp_op_reference's: to nearest */
+#pragma omp parallel
+    {
+        /* a worker keeps the rounding mode it was started in: give it this
+         * thread's (the split-double sums assume round-to-nearest) */
+        int saved = fegetround();
+        fesetround(mode);
+        enum { R = 16 };
+        size_t rn = (size_t)R * (size_t)N, rw = (size_t)R * (size_t)w, rk = (size_t)R * (size_t)K;
+        float *a = malloc(2 * rk * sizeof *a + 1);
+        double *blk = malloc(4 * rn * sizeof *blk + 1), *ph = malloc(4 * rw * sizeof *ph + 1);
+        tp_gemm_long_work work = {0};
+        int ok = a && blk && ph && (K <= TP_GEMM_K_MAX_EXACT || tp_gemm_long_work_alloc(&work, w) == 0);
+        if (!ok) {
+#pragma omp atomic write
+            rc = -1;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int r0 = 0; r0 < M; r0 += R) {
+            int rows = M - r0 < R ? M - r0 : R;
+            if (!ok || rc != 0)
+                continue;
+            float *aa = a + rk;
+            widen_rows(A, ta, r0, rows, a);
+            for (size_t i = 0; i < (size_t)rows * (size_t)K; i++)
+                aa[i] = fabsf(a[i]);
+            /* hi, lo, ahi, alo of the block, R x N each */
+            double *bd[4] = {blk, blk + rn, blk + 2 * rn, blk + 3 * rn};
+            for (int j0 = 0; j0 < N; j0 += w) {
+                int wp = N - j0 < w ? N - j0 : w;
+                size_t off = (size_t)K * (size_t)j0;
+                double *pd[4] = {ph, ph + rw, ph + 2 * rw, ph + 3 * rw};
+                double **d = wp == N ? bd : pd;
+                if (tp_gemm_exact_long(rows, wp, K, a, b + off, d[0], d[1], &work) != 0 ||
+                    tp_gemm_exact_long(rows, wp, K, aa, ab + off, d[2], d[3], &work) != 0) {
+#pragma omp atomic write
+                    offgrid = 1;
+                }
+                for (int r = 0; wp != N && r < rows; r++)
+                    for (int q = 0; q < 4; q++)
+                        memcpy(bd[q] + (size_t)r * N + j0, pd[q] + (size_t)r * wp, (size_t)wp * sizeof(double));
+            }
+            size_t bn = (size_t)rows * (size_t)N;
+            tp_gemm_exact_normalize(bn, bd[0], bd[1]);
+            tp_gemm_exact_normalize(bn, bd[2], bd[3]);
+            admitted(fmt, (int64_t)bn, K, faith, bd[0], bd[1], bd[2], bd[3], ref + (size_t)r0 * N);
+        }
+        free(a);
+        free(blk);
+        free(ph);
+        tp_gemm_long_work_free(&work);
+        fesetround(saved);
     }
-    /* Both exact sums, S = sum a b and the abs sum sum |a||b| (an exact GEMM
-     * of the |x| copies), come from an exact provider (a GPU) when one is
-     * set, each with its sample cross-checked against cpu_sums; else from
-     * cpu_sums. The provider's rounded |product| sum (scratch) is only
-     * cross-checked, never used. */
-    if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, scratch, cpu_sums, err, errlen) != 0 ||
-        tp_gemm_exact_sums(output, M, N, K, aa, ab, ahi, alo, scratch, cpu_sums, err, errlen) != 0)
-        goto out;
-    admitted(tp_format_of(C->dtype), (int64_t)n, K, faithful(model), hi, lo, ahi, alo, ref);
-    rc = 0;
-out:
-    free(a);
     free(b);
-    free(aa);
     free(ab);
-    free(hi);
-    free(lo);
-    free(ahi);
-    free(alo);
-    free(scratch);
+    if (rc != 0)
+        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
+    else if (offgrid) {
+        snprintf(err, errlen,
+                 "gemm: internal error: a K-chunk's exact sum from tp_gemm_exact is off the grid of 2^-48 that "
+                 "oracles/gemm/gemm_long.c combines (%dx%dx%d)",
+                 M, N, K);
+        rc = -1;
+    }
     return rc;
 }
 
@@ -220,6 +391,10 @@ static const tp_statement gemm_exact = {
     "gemm.exact.split_double", TP_EVIDENCE,
     "exact sums by split-double accumulation (oracles/gemm/proven/gemm.c, WP-proven T1+T2 in the real model; "
     "exactness of each double operation argued there and tested bit for bit against MPFR)"};
+static const tp_statement gemm_exact_chunks = {
+    "gemm.exact.k_chunks", TP_EVIDENCE,
+    "K > 8192: the split-double sums run on K-chunks of at most 8192 and are combined exactly in 128-bit integers "
+    "(oracles/gemm/gemm_long.c argues it; tested against 128-bit integer sums at K = 65536)"};
 static const tp_statement gemm_bound = {
     "gemm.bound.any_order_fp32", TP_EVIDENCE,
     "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-24*(1+2^-7)*sum|a b| + K*2^-149, ends rounded outward"};
@@ -227,6 +402,10 @@ static const tp_statement gemm_bound_faithful = {
     "gemm.bound.faithful_fp32", TP_EVIDENCE,
     "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-23*(1+2^-7)*sum|a b| + K*2^-148 (accumulation "
     "fp32_faithful: each fp32 step yields a neighbour of its exact value), ends rounded outward"};
+static const tp_statement gemm_bound_faithful_long = {
+    "gemm.bound.faithful_fp32_long", TP_EVIDENCE,
+    "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-23*(1+3*2^-8)*sum|a b| + K*2^-148 (accumulation "
+    "fp32_faithful, 8192 < K <= 65536: each fp32 step yields a neighbour of its exact value), ends rounded outward"};
 static const tp_statement gemm_order_hidden = {
     "gemm.nonclaim.order_hidden", TP_NON_CLAIM,
     "the fp32 accumulation bound is a worst case over all orders: it does not reveal which order the kernel used, "
@@ -244,16 +423,26 @@ static const tp_statement gemm_faithful_alignment = {
     "accumulation fp32_faithful assumes each fp32 step keeps its exact value to within one ulp; hardware that drops "
     "more bits when it aligns partial sums is outside the model"};
 static const tp_statement *const gemm_statements[] = {
-    &gemm_exact, &gemm_bound, &gemm_bound_faithful, &gemm_order_hidden, &gemm_proof_sequential,
-    &gemm_faithful_unproven, &gemm_faithful_alignment, NULL};
+    &gemm_exact, &gemm_exact_chunks, &gemm_bound, &gemm_bound_faithful, &gemm_bound_faithful_long,
+    &gemm_order_hidden, &gemm_proof_sequential, &gemm_faithful_unproven, &gemm_faithful_alignment, NULL};
+
+/* The case's K (0 when its tensors do not say: the reference refuses it). */
+static int64_t gemm_k(const tp_value *model, const tp_case *c)
+{
+    for (int i = 0; i < c->ntensors; i++)
+        if (!c->tensors[i].initial && c->tensors[i].rank == 2)
+            return c->tensors[i].shape[tp_value_is_true(tp_value_get(model, "transpose_a")) ? 0 : 1];
+    return 0;
+}
 
 /* The bound is the one admitted() used: faithful(model) picks it there. */
 static void gemm_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)c;
-    int faith = faithful(model);
+    int faith = faithful(model), chunks = gemm_k(model, c) > TP_GEMM_K_MAX_EXACT;
     tp_say(out, &gemm_exact);
-    tp_say(out, faith ? &gemm_bound_faithful : &gemm_bound);
+    if (chunks)
+        tp_say(out, &gemm_exact_chunks);
+    tp_say(out, !faith ? &gemm_bound : chunks ? &gemm_bound_faithful_long : &gemm_bound_faithful);
     tp_say(out, &gemm_order_hidden);
     if (faith) {
         tp_say(out, &gemm_faithful_unproven);

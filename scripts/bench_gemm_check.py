@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""End-to-end benchmark of `tolproof check` on GEMMs (issue 10 items 3-5).
+
+For each size it writes fp16 inputs A (MxK) and B (KxN), normal(0, 1), and
+an output C = RN16(fp32 A @ B) computed by NumPy (an fp32 accumulation in
+some order: inside the gemm_fwd contract's model, so the check must pass),
+then runs
+
+    OMP_NUM_THREADS=T tolproof check --contract gemm_fwd \
+        --input A=A.npy --input B=B.npy --output C=C.npy --json R.json
+
+for every thread count T, and reports per run the wall time (the whole
+command: reading the .npy files, hashing them, the exact reference, the
+element check, the JSON), the CPU time, the peak resident memory of the
+process (getrusage of the child: ru_maxrss), the exit status and the
+verdict. Per size: the speed-up of the most threads over 1 thread.
+
+Usage (from the repository, after `ninja build/tolproof plans`):
+    /usr/bin/python3 scripts/bench_gemm_check.py --out DIR
+        [--sizes 1024,4096,8192] [--threads 1,16] [--reps 1]
+        [--work DIR] [--tolproof build/tolproof]
+Sizes are N (an N^3 GEMM) or MxNxK. Writes DIR/bench_gemm_check.json and
+DIR/bench_gemm_check.md and prints the table. Inputs are cached in --work
+(default DIR/inputs) and reused when present (same size, same seed).
+Python 3 and NumPy only (Debian's python3-numpy).
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def parse_size(s):
+    parts = [int(x) for x in s.lower().split("x")]
+    if len(parts) == 1:
+        return parts * 3
+    if len(parts) == 3:
+        return parts
+    raise SystemExit(f"--sizes: {s}: expected N or MxNxK")
+
+
+def make_inputs(work, M, N, K, seed=1):
+    d = os.path.join(work, f"gemm_{M}x{N}x{K}_seed{seed}")
+    paths = {t: os.path.join(d, f"{t}.npy") for t in "ABC"}
+    if all(os.path.exists(p) for p in paths.values()):
+        return paths, 0.0
+    os.makedirs(d, exist_ok=True)
+    t0 = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((M, K), dtype=np.float32).astype(np.float16)
+    B = rng.standard_normal((K, N), dtype=np.float32).astype(np.float16)
+    C = (A.astype(np.float32) @ B.astype(np.float32)).astype(np.float16)
+    for t, a in zip("ABC", (A, B, C)):
+        np.save(paths[t] + ".tmp.npy", a)
+        os.replace(paths[t] + ".tmp.npy", paths[t])
+    return paths, time.perf_counter() - t0
+
+
+def run_check(tolproof, paths, threads, json_out):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    cmd = [tolproof, "check", "--contract", "gemm_fwd", "--input", f"A={paths['A']}", "--input",
+           f"B={paths['B']}", "--output", f"C={paths['C']}", "--json", json_out]
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace").strip()
+    p.stderr.close()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    verdict = None
+    try:
+        with open(json_out) as f:
+            verdict = json.load(f).get("verdict")
+    except (OSError, ValueError):
+        pass
+    return {"threads": threads, "wall_s": wall, "user_s": ru.ru_utime, "sys_s": ru.ru_stime,
+            "peak_rss_mib": ru.ru_maxrss / 1024.0, "exit": p.returncode, "verdict": verdict,
+            "stderr": err[-400:] if err else "", "command": " ".join(cmd)}
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True, help="directory for bench_gemm_check.{json,md}")
+    ap.add_argument("--sizes", default="1024,4096,8192")
+    ap.add_argument("--threads", default="1,16")
+    ap.add_argument("--reps", type=int, default=1, help="runs per (size, threads); the best wall time is kept")
+    ap.add_argument("--work", help="where the inputs are written (default OUT/inputs)")
+    ap.add_argument("--tolproof", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
+                                                        "tolproof"))
+    a = ap.parse_args()
+    sizes = [parse_size(s) for s in a.sizes.split(",") if s]
+    threads = [int(t) for t in a.threads.split(",") if t]
+    os.makedirs(a.out, exist_ok=True)
+    work = a.work or os.path.join(a.out, "inputs")
+    tolproof = os.path.abspath(a.tolproof)
+    if not os.access(tolproof, os.X_OK):
+        raise SystemExit(f"{tolproof}: not an executable; build it with `ninja build/tolproof plans`")
+    rows = []
+    for M, N, K in sizes:
+        paths, gen_s = make_inputs(work, M, N, K)
+        print(f"{M}x{N}x{K}: inputs in {os.path.dirname(paths['A'])}" + (f" (made in {gen_s:.1f} s)" if gen_s else ""),
+              file=sys.stderr)
+        runs = []
+        for t in threads:
+            best = None
+            for r in range(a.reps):
+                res = run_check(tolproof, paths, t, os.path.join(a.out, f"check_{M}x{N}x{K}_t{t}.json"))
+                print(f"  {t:3d} threads: {res['wall_s']:.3f} s wall, {res['user_s']:.2f} s user, "
+                      f"{res['peak_rss_mib']:.0f} MiB peak, exit {res['exit']} ({res['verdict']})", file=sys.stderr)
+                if best is None or res["wall_s"] < best["wall_s"]:
+                    best = res
+            runs.append(best)
+        t1 = next((r for r in runs if r["threads"] == 1), None)
+        tmax = max(runs, key=lambda r: r["threads"])
+        macs = float(M) * N * K
+        rows.append({"M": M, "N": N, "K": K, "macs": macs, "runs": runs,
+                     "speedup": (t1["wall_s"] / tmax["wall_s"]) if t1 and tmax is not t1 else None,
+                     "speedup_threads": tmax["threads"],
+                     "peak_rss_mib": max(r["peak_rss_mib"] for r in runs),
+                     "ok": all(r["exit"] == 0 and r["verdict"] == "pass" for r in runs)})
+    doc = {"bench": "gemm_check", "host": platform.node(), "cpu": cpu_name(), "cores": os.cpu_count(),
+           "tolproof": tolproof, "threads": threads, "reps": a.reps, "sizes": rows,
+           "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    with open(os.path.join(a.out, "bench_gemm_check.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    hdr = ["M x N x K"] + [f"{t}t wall s" for t in threads] + [f"{t}t MAC/s/core" for t in threads] + \
+          [f"speed-up {threads[-1]}t/1t" if 1 in threads and len(threads) > 1 else "speed-up", "peak RSS MiB", "pass"]
+    lines = [f"`tolproof check` of gemm_fwd on {doc['cpu']} ({doc['cores']} CPUs), {doc['time']}, best of {a.reps}", "",
+             "| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+    for r in rows:
+        walls = [f"{x['wall_s']:.3f}" for x in r["runs"]]
+        rates = [f"{r['macs'] / x['wall_s'] / x['threads']:.3g}" for x in r["runs"]]
+        sp = f"{r['speedup']:.2f}x" if r["speedup"] else "-"
+        lines.append("| " + " | ".join([f"{r['M']}x{r['N']}x{r['K']}"] + walls + rates +
+                                       [sp, f"{r['peak_rss_mib']:.0f}", "yes" if r["ok"] else "**no**"]) + " |")
+    md = "\n".join(lines) + "\n"
+    with open(os.path.join(a.out, "bench_gemm_check.md"), "w") as f:
+        f.write(md)
+    print(md)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
