@@ -6,6 +6,7 @@
 #include "core/tp_fp16.h"
 #include "core/tp_sha256.h"
 #include "harness/tp_diagnose.h"
+#include "core/tp_big_alloc.h"
 #include "oracles/common/tp_exact_log.h"
 
 #include <fenv.h>
@@ -365,23 +366,6 @@ static json_t *exact_provider_json(void)
                                       x->seconds, "cross_check", cc));
     }
     return o;
-}
-
-/* The reference of a large output (40 bytes an element) in 2 MiB-aligned
- * memory marked for transparent huge pages where the kernel offers them
- * (madvise mode): a page fault per 2 MiB instead of per 4 KiB, which was a
- * tenth of a 1024^3 GEMM check on a virtual machine. free() releases it. */
-static void *tp_big_alloc(size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const size_t huge = (size_t)2 << 20;
-    void *p = NULL;
-    if (bytes >= 4 * huge && posix_memalign(&p, huge, bytes) == 0) {
-        (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: no huge pages is no error */
-        return p;
-    }
-#endif
-    return malloc(bytes);
 }
 
 json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_source *src, char *err, size_t errlen)

@@ -15,10 +15,17 @@ element check, the JSON), the CPU time, the peak resident memory of the
 process (getrusage of the child: ru_maxrss), the exit status and the
 verdict. Per size: the speed-up of the most threads over 1 thread.
 
+With --device (a GPU host) each size also runs `tolproof check --device`
+(exact sums on the GPU, most threads) and what users run instead, timed in
+this process once the files are read: A and B to the GPU, a float64
+matmul there, torch.allclose against C (rtol 1e-2, atol 1e-2), best of
+--reps after one warm-up (PyTorch with CUDA needed). The ratio
+--device / baseline compares the whole tolproof command with that.
+
 Usage (from the repository, after `ninja build/tolproof plans`):
     /usr/bin/python3 scripts/bench_gemm_check.py --out DIR
         [--sizes 1024,4096,8192] [--threads 1,16] [--reps 1]
-        [--work DIR] [--tolproof build/tolproof]
+        [--work DIR] [--tolproof build/tolproof] [--device]
 Sizes are N (an N^3 GEMM) or MxNxK. Writes DIR/bench_gemm_check.json and
 DIR/bench_gemm_check.md and prints the table. Inputs are cached in --work
 (default DIR/inputs) and reused when present (same size, same seed).
@@ -61,10 +68,10 @@ def make_inputs(work, M, N, K, seed=1):
     return paths, time.perf_counter() - t0
 
 
-def run_check(tolproof, paths, threads, json_out):
+def run_check(tolproof, paths, threads, json_out, device=False):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     cmd = [tolproof, "check", "--contract", "gemm_fwd", "--input", f"A={paths['A']}", "--input",
-           f"B={paths['B']}", "--output", f"C={paths['C']}", "--json", json_out]
+           f"B={paths['B']}", "--output", f"C={paths['C']}", "--json", json_out] + (["--device"] if device else [])
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, ru = os.wait4(p.pid, 0)
@@ -81,6 +88,25 @@ def run_check(tolproof, paths, threads, json_out):
     return {"threads": threads, "wall_s": wall, "user_s": ru.ru_utime, "sys_s": ru.ru_stime,
             "peak_rss_mib": ru.ru_maxrss / 1024.0, "exit": p.returncode, "verdict": verdict,
             "stderr": err[-400:] if err else "", "command": " ".join(cmd)}
+
+
+def baseline(paths, reps):
+    """float64 reference on the GPU plus allclose, seconds (best of reps, after a warm-up), files already read."""
+    import torch
+    A, B, C = (np.load(paths[t]) for t in "ABC")
+    best = None
+    for r in range(reps + 1):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        a = torch.from_numpy(A).cuda().double()
+        b = torch.from_numpy(B).cuda().double()
+        c = torch.from_numpy(C).cuda().double()
+        ok = bool(torch.allclose(a @ b, c, rtol=1e-2, atol=1e-2))
+        torch.cuda.synchronize()
+        dt = time.perf_counter() - t0
+        if r > 0 and (best is None or dt < best):
+            best = dt
+    return {"seconds": best, "allclose": ok, "device": torch.cuda.get_device_name()}
 
 
 def cpu_name():
@@ -101,6 +127,8 @@ def main():
     ap.add_argument("--threads", default="1,16")
     ap.add_argument("--reps", type=int, default=1, help="runs per (size, threads); the best wall time is kept")
     ap.add_argument("--work", help="where the inputs are written (default OUT/inputs)")
+    ap.add_argument("--device", action="store_true",
+                    help="also `tolproof check --device` and the float64-GPU-plus-allclose baseline")
     ap.add_argument("--tolproof", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                                         "tolproof"))
     a = ap.parse_args()
@@ -126,29 +154,47 @@ def main():
                 if best is None or res["wall_s"] < best["wall_s"]:
                     best = res
             runs.append(best)
+        dev = base = None
+        if a.device:
+            for r in range(a.reps):
+                res = run_check(tolproof, paths, max(threads), os.path.join(a.out, f"check_{M}x{N}x{K}_device.json"),
+                                device=True)
+                print(f"  --device: {res['wall_s']:.3f} s wall, {res['peak_rss_mib']:.0f} MiB peak, exit {res['exit']} "
+                      f"({res['verdict']}) {res['stderr'][-200:]}", file=sys.stderr)
+                if dev is None or res["wall_s"] < dev["wall_s"]:
+                    dev = res
+            base = baseline(paths, a.reps)
+            print(f"  float64 on {base['device']} + allclose: {base['seconds'] * 1e3:.1f} ms", file=sys.stderr)
         t1 = next((r for r in runs if r["threads"] == 1), None)
         tmax = max(runs, key=lambda r: r["threads"])
         macs = float(M) * N * K
         rows.append({"M": M, "N": N, "K": K, "macs": macs, "runs": runs,
                      "speedup": (t1["wall_s"] / tmax["wall_s"]) if t1 and tmax is not t1 else None,
                      "speedup_threads": tmax["threads"],
-                     "peak_rss_mib": max(r["peak_rss_mib"] for r in runs),
-                     "ok": all(r["exit"] == 0 and r["verdict"] == "pass" for r in runs)})
+                     "peak_rss_mib": max(r["peak_rss_mib"] for r in runs), "device_run": dev, "baseline": base,
+                     "ok": all(r["exit"] == 0 and r["verdict"] == "pass" for r in runs + ([dev] if dev else []))})
     doc = {"bench": "gemm_check", "host": platform.node(), "cpu": cpu_name(), "cores": os.cpu_count(),
            "tolproof": tolproof, "threads": threads, "reps": a.reps, "sizes": rows,
            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     with open(os.path.join(a.out, "bench_gemm_check.json"), "w") as f:
         json.dump(doc, f, indent=1)
     hdr = ["M x N x K"] + [f"{t}t wall s" for t in threads] + [f"{t}t MAC/s/core" for t in threads] + \
-          [f"speed-up {threads[-1]}t/1t" if 1 in threads and len(threads) > 1 else "speed-up", "peak RSS MiB", "pass"]
+          [f"speed-up {threads[-1]}t/1t" if 1 in threads and len(threads) > 1 else "speed-up", "peak RSS MiB"] + \
+          (["--device wall s", "f64 GPU + allclose s", "--device / baseline", f"{max(threads)}t / --device"]
+           if a.device else []) + ["pass"]
     lines = [f"`tolproof check` of gemm_fwd on {doc['cpu']} ({doc['cores']} CPUs), {doc['time']}, best of {a.reps}", "",
              "| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
     for r in rows:
         walls = [f"{x['wall_s']:.3f}" for x in r["runs"]]
         rates = [f"{r['macs'] / x['wall_s'] / x['threads']:.3g}" for x in r["runs"]]
         sp = f"{r['speedup']:.2f}x" if r["speedup"] else "-"
+        dv = []
+        if a.device:
+            d, b, tm = r["device_run"], r["baseline"], max(r["runs"], key=lambda x: x["threads"])
+            dv = [f"{d['wall_s']:.3f}", f"{b['seconds']:.4f}", f"{d['wall_s'] / b['seconds']:.0f}x",
+                  f"{tm['wall_s'] / d['wall_s']:.2f}x"]
         lines.append("| " + " | ".join([f"{r['M']}x{r['N']}x{r['K']}"] + walls + rates +
-                                       [sp, f"{r['peak_rss_mib']:.0f}", "yes" if r["ok"] else "**no**"]) + " |")
+                                       [sp, f"{r['peak_rss_mib']:.0f}"] + dv + ["yes" if r["ok"] else "**no**"]) + " |")
     md = "\n".join(lines) + "\n"
     with open(os.path.join(a.out, "bench_gemm_check.md"), "w") as f:
         f.write(md)

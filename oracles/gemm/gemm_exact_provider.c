@@ -4,6 +4,7 @@
 
 #include "oracles/common/tp_exact_log.h"
 
+#include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,18 @@ static void two_sum(double a, double b, double *s, double *t)
 
 void tp_gemm_exact_normalize(size_t n, double *hi, double *lo)
 {
-    for (size_t i = 0; i < n; i++)
-        two_sum(hi[i], lo[i], &hi[i], &lo[i]);
+    /* TwoSum is exact only in round-to-nearest: the caller's mode (to
+     * nearest), given to each worker, which does not inherit it */
+    const int mode = fegetround();
+#pragma omp parallel if (n >= 65536)
+    {
+        int saved = fegetround();
+        fesetround(mode);
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            two_sum(hi[i], lo[i], &hi[i], &lo[i]);
+        fesetround(saved);
+    }
 }
 
 static uint64_t splitmix64(uint64_t *x)

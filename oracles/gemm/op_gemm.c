@@ -44,6 +44,7 @@
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/common/proven/tp_sum_bound.h"
 #include "oracles/common/op_common.h"
+#include "core/tp_big_alloc.h"
 #include "core/tp_format.h"
 
 #include <fenv.h>
@@ -246,14 +247,27 @@ static int provider_reference(const tp_format *fmt, const tp_tensor *A, int ta, 
     float *a = widen(A, ta), *b = widen(B, tb);
     float *aa = a ? abs_copy(a, (size_t)A->numel) : NULL, *ab = b ? abs_copy(b, (size_t)B->numel) : NULL;
     size_t n = (size_t)M * (size_t)N;
-    double *hi = malloc(n * sizeof *hi + 1), *lo = malloc(n * sizeof *lo + 1), *ahi = malloc(n * sizeof *ahi + 1),
-           *alo = malloc(n * sizeof *alo + 1), *scratch = malloc(n * sizeof *scratch + 1);
+    double *hi = tp_big_alloc(n * sizeof *hi), *lo = tp_big_alloc(n * sizeof *lo), *ahi = tp_big_alloc(n * sizeof *ahi),
+           *alo = tp_big_alloc(n * sizeof *alo), *scratch = tp_big_alloc(n * sizeof *scratch);
     int rc = -1;
     if (!a || !b || !aa || !ab || !hi || !lo || !ahi || !alo || !scratch)
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
     else if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, scratch, cpu_sums, err, errlen) == 0 &&
              tp_gemm_exact_sums(output, M, N, K, aa, ab, ahi, alo, scratch, cpu_sums, err, errlen) == 0) {
-        admitted(fmt, (int64_t)n, K, faith, hi, lo, ahi, alo, ref);
+        /* element by element: chunks in parallel give the same bits */
+        const int64_t chunk = 65536, nchunks = ((int64_t)n + chunk - 1) / chunk;
+        const int mode = fegetround(); /* to nearest: tp_sum_bound_rn and the output rounding assume it */
+#pragma omp parallel
+        {
+            int saved = fegetround();
+            fesetround(mode);
+#pragma omp for schedule(static)
+            for (int64_t q = 0; q < nchunks; q++) {
+                int64_t i0 = q * chunk, len = (int64_t)n - i0 < chunk ? (int64_t)n - i0 : chunk;
+                admitted(fmt, len, K, faith, hi + i0, lo + i0, ahi + i0, alo + i0, ref + i0);
+            }
+            fesetround(saved);
+        }
         rc = 0;
     }
     free(a);
