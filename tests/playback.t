@@ -34,13 +34,17 @@ step() {
 }
 # same_cases RUN RECORDED: every case record of RUN is the recorded one (a
 # refusal's reason quotes the current contract's requirement message, which
-# may have been reworded since the recording: its case, verdict and "by")
+# may have been reworded since the recording: its case, verdict and "by";
+# the GPU exact provider's record is the device's word, not re-derived)
 same_cases() {
     $py -c 'import json, sys
 a, b = (json.load(open(d + "/results.json"))["cases"] for d in sys.argv[1:])
 for r in a + b:
     if r.get("verdict") == "refused":
         r.pop("reason", None)
+    # who computed the exact sums on the GPU host (its cross-check, seed and
+    # seconds); a CPU re-derivation has no provider (cli/tp_replay.c drops it too)
+    r.pop("exact_provider", None)
 sys.exit(a != b)' "$1" "$2"
 }
 # unexpected NAME JSON: the step's JSON lists exactly these unexpected cases
