@@ -51,12 +51,14 @@ TP_CROSS_CHECK_SEED=12345 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --d
 rc=$?
 $py -c 'import json,sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-x = b.pop("exact_provider")["C"]
+xp = b.pop("exact_provider")
 assert a == b, "results differ"
-assert x["provider"] == "emulated" and x["elements"] == 3700 and x["cross_check"]["sampled"] == 1004, x
-assert x["cross_check"]["seed"] == "0x%016x" % 12345 and x["cross_check"]["disagreements"] == 0, x' "$tmp/cpu.json" "$tmp/dev.json" &&
+assert sorted(xp) == ["C", "C.abs_sum"], sorted(xp)
+for x in xp.values():
+    assert x["provider"] == "emulated" and x["elements"] == 3700 and x["cross_check"]["sampled"] == 1004, x
+    assert x["cross_check"]["seed"] == "0x%016x" % 12345 and x["cross_check"]["disagreements"] == 0, x' "$tmp/cpu.json" "$tmp/dev.json" &&
     [ $rc = 0 ] && grep -q "^exact sums of C: emulated on host emulation in .* s; 1004 of 3700 elements (seed 0x0000000000003039) cross-checked against the CPU exact path: 0 disagreements$" "$tmp/dev.out"
-ok $? "--device (stand-in library): exit 0 ($rc), the CPU path's result plus exact_provider (1004 of 3700 sampled, seed 12345, 0 disagreements), said in the summary"
+ok $? "--device (stand-in library): exit 0 ($rc), the CPU path's result plus exact_provider for C and C.abs_sum (1004 of 3700 sampled each, seed 12345, 0 disagreements), said in the summary"
 TP_EMULATED_WRONG_AT=3699 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device >"$tmp/devbad.out" 2>"$tmp/devbad.err"
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/devbad.err")" = 1 ] && grep -q "disagrees with the CPU exact path at C\[99, 36\]" "$tmp/devbad.err"

@@ -247,13 +247,17 @@ static int provider_reference(const tp_format *fmt, const tp_tensor *A, int ta, 
     float *a = widen(A, ta), *b = widen(B, tb);
     float *aa = a ? abs_copy(a, (size_t)A->numel) : NULL, *ab = b ? abs_copy(b, (size_t)B->numel) : NULL;
     size_t n = (size_t)M * (size_t)N;
+    /* each call logs its own cross-check (exact_provider.OUTPUT and
+     * exact_provider.OUTPUT.abs_sum), and a disagreement names which sum */
+    char abs_label[96];
+    snprintf(abs_label, sizeof abs_label, "%s.abs_sum", output);
     double *hi = tp_big_alloc(n * sizeof *hi), *lo = tp_big_alloc(n * sizeof *lo), *ahi = tp_big_alloc(n * sizeof *ahi),
            *alo = tp_big_alloc(n * sizeof *alo), *scratch = tp_big_alloc(n * sizeof *scratch);
     int rc = -1;
     if (!a || !b || !aa || !ab || !hi || !lo || !ahi || !alo || !scratch)
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
     else if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, scratch, cpu_sums, err, errlen) == 0 &&
-             tp_gemm_exact_sums(output, M, N, K, aa, ab, ahi, alo, scratch, cpu_sums, err, errlen) == 0) {
+             tp_gemm_exact_sums(abs_label, M, N, K, aa, ab, ahi, alo, scratch, cpu_sums, err, errlen) == 0) {
         /* element by element: chunks in parallel give the same bits */
         const int64_t chunk = 65536, nchunks = ((int64_t)n + chunk - 1) / chunk;
         const int mode = fegetround(); /* to nearest: tp_sum_bound_rn and the output rounding assume it */
