@@ -455,7 +455,7 @@ class Validator:
             elif type(v) is dict and "hip" in v:
                 self.err(["model", key, "hip"], f"model.{key}.hip is {_tname(v['hip'])}",
                          "a table {figure, metric, range, source, host_ulp, host_source} "
-                         "(docs/contracts.md#hip-device-math)")
+                         "(README.md#hip-device-math)")
         # claim
         claim = d["claim"]
         if type(claim) is not dict:

@@ -27,7 +27,7 @@ static const tp_model_key model_keys[] = {
     {"fma", m_fma, NULL},
     {"constants", NULL, "a table of the fp32 literals c, a, k3a as the kernel spells them, e.g. \"0.044715f\""},
     {"tanhf_ulp", NULL, "a table of the device tanhf's documented bound per backend: cuda an ulp count, hip a "
-                        "table {figure, metric, range, source, host_ulp, host_source} (docs/contracts.md)"},
+                        "table {figure, metric, range, source, host_ulp, host_source} (README.md#hip-device-math)"},
     {"output_rounding", m_outr, NULL}, /* optional: the reference always rounds to nearest */
     {NULL, NULL, NULL}};
 

@@ -30,7 +30,7 @@ static const tp_model_key model_keys[] = {
     {"output_rounding", m_outr, NULL},
     {"constants", NULL, "a table of the fp32 literals c, a as the kernel spells them, e.g. \"0.044715f\""},
     {"tanhf_ulp", NULL, "a table of the device tanhf's documented bound per backend: cuda an ulp count, hip a "
-                        "table {figure, metric, range, source, host_ulp, host_source} (docs/contracts.md)"},
+                        "table {figure, metric, range, source, host_ulp, host_source} (README.md#hip-device-math)"},
     {NULL, NULL, NULL}};
 
 static int read_model(const tp_value *model, const char *backend, tp_gelu_fwd_model *m, char *err, size_t errlen)
