@@ -74,6 +74,11 @@ typedef struct tp_op {
      * covers finite inputs only: such an input then has no exact result to
      * bound the outputs by, and is refused by tp_op_check_inputs_finite. */
     const char *nonfinite_inputs;
+    /* Optional (NULL: none): refuses a case before any launch when the
+     * model cannot bound it on c->backend (e.g. a HIP device-math figure
+     * whose documented test range the case's arguments leave). 0, or -1
+     * with the reason, recorded as refused by "plan". */
+    int (*check_case)(const tp_value *model, const tp_case *c, char *err, size_t errlen);
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);

@@ -200,6 +200,29 @@ class Validator:
             if k not in tbl:
                 self.err(path, f"missing key {k!r} in {where}", f"{k} = ...")
 
+    HIP_METRIC = "ulp_difference_of_max_absolute_error"
+
+    def hip_figure(self, t, path):
+        """A documented HIP figure: the shape oracles/common/hip_math_figure.c reads."""
+        self.table(t, path, ["figure", "metric", "range", "source", "host_ulp", "host_source"])
+        for k in ("figure", "host_ulp"):
+            v = t[k]
+            if type(v) is not int or not 0 <= v <= 64:
+                self.err(path + [k], f"{k} = {v!r}", "an integer ulp count in 0 .. 64")
+        if t["metric"] != self.HIP_METRIC:
+            self.err(path + ["metric"], f"metric = {t['metric']!r}",
+                     f'"{self.HIP_METRIC}" (the only reading of the HIP table the checker turns into a bound)')
+        r = t["range"]
+        if (type(r) is not list or len(r) != 2 or any(type(x) not in (int, float) or x != x or
+                                                       x in (float("inf"), float("-inf")) for x in r)
+                or not r[0] < r[1]):
+            self.err(path + ["range"], f"range = {r!r}", "[lo, hi], two finite numbers with lo < hi "
+                                                          "(the documented test range)")
+        for k in ("source", "host_source"):
+            if type(t[k]) is not str or not t[k].strip():
+                self.err(path + [k], f"{k} is {_tname(t[k]) if type(t[k]) is not str else 'empty'}",
+                         "a string naming the document, its version and URL")
+
     def typed(self, v, path, types, expected):
         if type(v) not in types:
             self.err(path, f"{path[-1]} is {_tname(v)}", expected)
@@ -424,6 +447,15 @@ class Validator:
             if k and "values" in k and v not in k["values"]:
                 self.err(["model", key], f"model.{key} is {json.dumps(v)}",
                          "one of " + " ".join(json.dumps(x) for x in k["values"]) + f" (op {op})")
+        # a HIP device-math figure ([model.<fn>_ulp.hip]): checked here so
+        # that a malformed one is FILE:LINE (the op checks it again)
+        for key, v in model.items():
+            if type(v) is dict and "hip" in v and type(v["hip"]) is dict:
+                self.hip_figure(v["hip"], ["model", key, "hip"])
+            elif type(v) is dict and "hip" in v:
+                self.err(["model", key, "hip"], f"model.{key}.hip is {_tname(v['hip'])}",
+                         "a table {figure, metric, range, source, host_ulp, host_source} "
+                         "(README.md#hip-device-math)")
         # claim
         claim = d["claim"]
         if type(claim) is not dict:

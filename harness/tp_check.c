@@ -443,7 +443,8 @@ tp_case *tp_check_case_build(const tp_plan *plan, int index, const char *backend
 {
     tp_case *c = tp_case_build(plan, index, backend, err, errlen);
     const tp_op *op = tp_op_find(plan->op);
-    if (c && op && tp_op_check_outputs(op, c, err, errlen) != 0) {
+    if (c && op && (tp_op_check_outputs(op, c, err, errlen) != 0 ||
+                    (op->check_case && op->check_case(plan->model, c, err, errlen) != 0))) {
         tp_case_free(c);
         return NULL;
     }

@@ -281,6 +281,21 @@ cl=$(grep -n '^constants = ' contracts/gelu_bwd.toml | cut -d: -f1)
 sed -e 's/a = "0.044715f"/a = "0.0447f"/' contracts/gelu_bwd.toml >"$tmp/gelu/gelu_bwd.toml"
 check_refusal "model constant not in the kernel source" "$tmp/gelu/gelu_bwd.toml" "$cl" "constant a = '0.0447f' does not appear verbatim"
 
+# a malformed HIP device-math figure ([model.tanhf_ulp.hip], gelu_fwd): FILE:LINE, what was expected
+hipbad() { # DESC KEY-OR-HEADER-PATTERN SED RE: the line of the pattern in the shipped contract
+    local desc=$1 pat=$2 script=$3 re=$4 l
+    l=$(grep -n "$pat" contracts/gelu_fwd.toml | head -1 | cut -d: -f1)
+    case_no=$((case_no + 1))
+    mkdir -p "$tmp/$case_no"
+    sed -e "$script" contracts/gelu_fwd.toml >"$tmp/$case_no/gelu_fwd.toml"
+    check_refusal "$desc" "$tmp/$case_no/gelu_fwd.toml" "$l" "$re"
+}
+hipbad "hip figure as a string" '^figure = ' 's/^figure = 2/figure = "2"/' "figure = '2'"
+hipbad "hip metric other than the table's" '^metric = ' 's/^metric = .*/metric = "max_ulp"/' "metric = 'max_ulp'"
+hipbad "hip range reversed" '^range = ' 's/^range = .*/range = [5.0, -5.0]/' "range = \\[5.0, -5.0\\]"
+hipbad "hip entry without host_ulp" '^\[model.tanhf_ulp.hip\]' '/^host_ulp = /d' "missing key 'host_ulp' in model.tanhf_ulp.hip"
+hipbad "hip entry with an unknown key" '^figure = ' 's/^figure = 2/max_ulp = 2\nfigure = 2/' "unknown key 'max_ulp' in model.tanhf_ulp.hip"
+
 # a case's watchdog goes into the plan for that case only
 mkdir -p "$tmp/to"
 base | sed -e '48s/.*/timeout_s = 2.5/' >"$tmp/to/gemm_fwd.toml"

@@ -64,6 +64,24 @@ ok $? "output_format: replay re-derives the refusal, and names it as unexpected 
 want=0 refused tile_multiple refused_m100 plan "M and K must be multiples of 16" build/gen/gemm_bwd_a.plan.json
 want=0 refused vocabulary refused_out_of_range plan "is outside the vocabulary: expected 0 <= idx < 10" "$emb"
 
+# HIP: the GELU contracts' tanhf figure ([model.tanhf_ulp.hip]) covers
+# tanhf arguments in [-5, 5] only: a case with one outside is refused
+# before the launch (by plan), naming the element, its argument's
+# enclosure and the range; a case inside it is checked on the figure
+refused hip_range large_x plan \
+    "gelu_fwd on HIP: x[0] = -232.875 gives the tanhf argument z in [-450755.406, -450755.406], outside the test range [-5, 5] of the documented HIP tanhf figure (model.tanhf_ulp.hip)" \
+    build/gen/gelu_fwd.plan.json --backend hip
+"$emu" build/gen/gelu_bwd.plan.json "$tmp/hip_bwd" --case all_f16 --backend hip >/dev/null 2>"$tmp/hip_bwd.log"
+[ $? = 2 ] && grep -qF "gelu_bwd on HIP: x[17308] = 3.8046875 gives the tanhf argument z in [5.00064564, 5.00064611], outside the test range [-5, 5]" "$tmp/hip_bwd.log"
+ok $? "hip_range: gelu_bwd all_f16 is refused at x = 3.8046875, whose z (fused or not) ends just above 5"
+"$emu" build/gen/gelu_fwd.plan.json "$tmp/hip_in" --case near_zero --case ragged_1000 --backend hip >/dev/null 2>&1
+[ $? = 0 ] && ! grep -qE '"verdict": "(refused|violated|error)"' "$tmp/hip_in/results.json" &&
+    grep -qF '"id": "gelu_fwd.bound.hip_figure"' "$tmp/hip_in/results.json" &&
+    grep -qF '"id": "gelu_fwd.nonclaim.hip_figure_sampled"' "$tmp/hip_in/results.json" &&
+    grep -qF '"id": "gelu_fwd.nonclaim.hip_host_library"' "$tmp/hip_in/results.json"
+ok $? "hip_range: gelu_fwd near_zero and ragged_1000 (every z in [-5, 5]) pass on HIP, with the figure's Evidence and Non-claims"
+"$tp" replay "$tmp/hip_in" >/dev/null; ok $? "and replay"
+
 # inputs to feed back: every generated input of a few cases
 "$emu" "$gemm" "$tmp/seeded" --case normal_64 --dump-inputs >/dev/null 2>&1
 ok $? "gemm_fwd normal_64 passes with --dump-inputs"

@@ -615,14 +615,18 @@ static int cpu_launch(const tp_case *c, void *const *buffers, const tp_launch_sh
 
 
 /* The emulated device is "cuda": the ops then use the CUDA ulp bounds the
- * contracts document, as the recorded runs do. */
+ * contracts document, as the recorded runs do. --backend hip names it
+ * "hip" instead, so that the ops use the contracts' HIP figures (and
+ * refuse what those do not cover); the kernels are emulated the same way. */
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--ops") == 0)
         return list_ops();
     if (argc < 3) {
         fprintf(stderr, "usage: tool_emulate PLAN.json OUT_DIR [--mutant drop_last_term|fp16_accumulate|wrong_constant|no_device] "
-                        "[--fault segv|abort|lost|hang|launch=CASE]... [--exact-provider emulated|wrong=INDEX] [harness options...]\n       tool_emulate --ops\n");
+                        "[--fault segv|abort|lost|hang|launch=CASE]... [--exact-provider emulated|wrong=INDEX] "
+                        "[--backend cuda|hip] [harness options...]\n"
+                        "       tool_emulate --ops\n");
         return 2;
     }
     FILE *f = fopen(argv[1], "rb");
@@ -643,8 +647,15 @@ int main(int argc, char **argv)
     /* one timed launch by default: the emulations are slow, not timed */
     char *hargv[64] = {argv[0], "--out", argv[2], "--reps", "1"};
     int hargc = 5;
+    const char *backend = "cuda";
     for (int i = 3; i < argc && hargc < 62; i++) {
-        if (strcmp(argv[i], "--mutant") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+            backend = argv[++i];
+            if (strcmp(backend, "cuda") != 0 && strcmp(backend, "hip") != 0) {
+                fprintf(stderr, "--backend %s: expected cuda or hip\n", backend);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--mutant") == 0 && i + 1 < argc)
             emu_mutant = argv[++i];
         else if (strcmp(argv[i], "--exact-provider") == 0 && i + 1 < argc) {
             const char *v = argv[++i];
@@ -662,7 +673,7 @@ int main(int argc, char **argv)
             hargv[hargc++] = argv[i];
     }
     emu_plan = plan;
-    tp_harness_info info = {text, "cuda", "cpu emulation (gcc)", "tests/tool_emulate.c"};
+    tp_harness_info info = {text, backend, "cpu emulation (gcc)", "tests/tool_emulate.c"};
     tp_device cpu_device = host_device_with(cpu_launch);
     cpu_device.open = emu_open;
     cpu_device.context_lost = cpu_context_lost;

@@ -21,7 +21,7 @@ static const tp_interval NAN_INTERVAL = {NAN, NAN};
 
 tp_gelu_fwd_model tp_gelu_fwd_model_pilot(int tanh_ulp, int fma_any)
 {
-    tp_gelu_fwd_model m = {0.7978845608f, 0.044715f, tanh_ulp, fma_any};
+    tp_gelu_fwd_model m = {0.7978845608f, 0.044715f, tanh_ulp, fma_any, 0};
     return m;
 }
 
@@ -82,6 +82,34 @@ float tp_gelu_fwd_rn32_tanh(float z)
     return v;
 }
 
+void tp_gelu_tanh_args(float x, float c, float a, int fma_any, float *zlo, float *zhi)
+{
+    const float x2 = x * x, x3 = x2 * x;
+    float z0 = c * (x + a * x3), z1 = c * fmaf(a, x3, x);
+    if (!fma_any)
+        z1 = z0;
+    *zlo = z0 < z1 ? z0 : z1;
+    *zhi = z0 < z1 ? z1 : z0;
+}
+
+void tp_gelu_tanhf_abs_set(float z, double abs, float *lo, float *hi)
+{
+    tp_mpfr_exp_range old = tp_mpfr_exp_range_widen();
+    mpfr_t t, l, h;
+    mpfr_inits2(80, t, l, h, (mpfr_ptr)0);
+    mpfr_set_flt(t, z, MPFR_RNDN); /* exact */
+    mpfr_tanh(l, t, MPFR_RNDD);
+    mpfr_tanh(h, t, MPFR_RNDU);
+    mpfr_sub_d(l, l, abs, MPFR_RNDD); /* l <= tanh(z) - abs */
+    mpfr_add_d(h, h, abs, MPFR_RNDU); /* h >= tanh(z) + abs */
+    /* the least binary32 >= l and the greatest <= h: every binary32 within
+     * abs of tanh(z) lies between them */
+    *lo = mpfr_get_flt(l, MPFR_RNDU);
+    *hi = mpfr_get_flt(h, MPFR_RNDD);
+    mpfr_clears(t, l, h, (mpfr_ptr)0);
+    tp_mpfr_exp_range_restore(old);
+}
+
 static float step_f32(float v, int n, float toward)
 {
     for (int i = 0; i < n; i++)
@@ -99,6 +127,16 @@ static tp_interval model_entry(float x, const tp_gelu_fwd_model *m)
     float lo = INFINITY, hi = -INFINITY;
     for (int f = 0; f < ns; f++) {
         float z = m->c * s[f];
+        if (m->tanh_abs > 0) { /* y is monotone in t: the set's ends bound it */
+            float tl, th;
+            tp_gelu_tanhf_abs_set(z, m->tanh_abs, &tl, &th);
+            float ya = hx * (1.0f + tl), yb = hx * (1.0f + th);
+            if (isnan(ya) || isnan(yb))
+                return NAN_INTERVAL;
+            lo = fminf(lo, fminf(ya, yb));
+            hi = fmaxf(hi, fmaxf(ya, yb));
+            continue;
+        }
         float t0 = tp_gelu_fwd_rn32_tanh(z);
         float t = step_f32(t0, m->tanh_ulp, -INFINITY);
         for (int k = 0; k <= 2 * m->tanh_ulp; k++, t = nextafterf(t, INFINITY)) {
@@ -117,7 +155,8 @@ static tp_interval model_entry(float x, const tp_gelu_fwd_model *m)
 
 int tp_gelu_fwd_tables_build(const tp_gelu_fwd_model *m, tp_interval *exact_y, tp_interval *model_y)
 {
-    if (!m || m->tanh_ulp < 0 || m->tanh_ulp > 1000 || !isfinite(m->c) || !isfinite(m->a))
+    if (!m || m->tanh_ulp < 0 || m->tanh_ulp > 1000 || !isfinite(m->c) || !isfinite(m->a) ||
+        !(m->tanh_abs >= 0 && m->tanh_abs < 1))
         return -1;
     int saved = fegetround();
     fesetround(FE_TONEAREST);

@@ -24,6 +24,9 @@ typedef struct {
     float c, a;   /* the fp32 constants the kernel uses */
     int tanh_ulp; /* documented max ulp error of tanhf on the backend */
     int fma_any;  /* 1: x + a*x3 may or may not be fused */
+    double tanh_abs; /* > 0: tanhf(z) is any binary32 within tanh_abs of
+                      * tanh(z) instead (a HIP figure, hip_math_figure.h);
+                      * tanh_ulp is then unused */
 } tp_gelu_fwd_model;
 
 /* The pilot's kernel: c = 0.7978845608f (sqrt(2/pi)), a = 0.044715f. */
@@ -45,11 +48,24 @@ tp_gelu_fwd_model tp_gelu_fwd_model_pilot(int tanh_ulp, int fma_any);
  *   with tanhf(z) any binary32 value within tanh_ulp nextafterf steps of
  *   RN32(tanh z). x is a point, so the candidate values are enumerated
  *   exactly (2 fusion choices x (2 tanh_ulp + 1) tanh values) and model_y
- *   is their exact hull, each end a binary32 value.
+ *   is their exact hull, each end a binary32 value. With tanh_abs > 0,
+ *   tanhf(z) is any binary32 in tp_gelu_tanhf_abs_set(z): y is monotone in
+ *   t (RN(1+t) nondecreasing, RN(hx*u) monotone in u), so the ends of that
+ *   set give the hull.
  *
  * Non-finite x: NaN ends in both tables. Returns 0, or -1 on a bad model
  * (negative tanh_ulp, non-finite constant). */
 int tp_gelu_fwd_tables_build(const tp_gelu_fwd_model *m, tp_interval *exact_y, tp_interval *model_y);
+
+/* The binary32 arguments z = c*(x + a*x^3) the kernel can pass to tanhf
+ * for one x (x + a*x3 fused or not when fma_any): their min and max. */
+void tp_gelu_tanh_args(float x, float c, float a, int fma_any, float *zlo, float *zhi);
+
+/* Every binary32 t with |t - tanh(z)| <= abs lies in [*lo, *hi] (MPFR
+ * encloses tanh(z), abs is subtracted and added rounding outward, the
+ * ends are rounded inward onto binary32 only where that keeps them
+ * outside the real interval). */
+void tp_gelu_tanhf_abs_set(float z, double abs, float *lo, float *hi);
 
 /* RN32(tanh(z)) for a binary32 z, correctly rounded by MPFR. */
 float tp_gelu_fwd_rn32_tanh(float z);

@@ -1,4 +1,5 @@
 #include "oracles/gelu/gelu_tables.h"
+#include "oracles/gelu/gelu_fwd_tables.h" /* tp_gelu_tanhf_abs_set */
 
 #include "core/tp_format.h"
 
@@ -8,7 +9,7 @@
 
 tp_gelu_model tp_gelu_model_pilot(int tanh_ulp, int fma_any)
 {
-    tp_gelu_model m = {0.7978845608f, 0.044715f, 0.134145f, tanh_ulp, fma_any};
+    tp_gelu_model m = {0.7978845608f, 0.044715f, 0.134145f, tanh_ulp, fma_any, 0};
     return m;
 }
 
@@ -302,9 +303,15 @@ static float step_f32(float v, int n, float toward)
 }
 
 /* tanh is increasing: the extremes come from the ends of z. */
-static fset model_tanhf(f32_ws *ws, fset z, int ulp)
+static fset model_tanhf(f32_ws *ws, fset z, int ulp, double abs)
 {
     float lo, hi, unused;
+    if (abs > 0) { /* a HIP figure: every binary32 within abs of tanh */
+        tp_gelu_tanhf_abs_set(z.lo, abs, &lo, &unused);
+        tp_gelu_tanhf_abs_set(z.hi, abs, &unused, &hi);
+        fset s = {lo, hi};
+        return s;
+    }
     rn32_tanh_bracket(ws, z.lo, &lo, &hi);
     if (z.hi != z.lo)
         rn32_tanh_bracket(ws, z.hi, &unused, &hi);
@@ -323,7 +330,7 @@ static tp_interval model_entry(f32_ws *ws, float xf, const tp_gelu_model *m)
     fset x3 = rn_mul(ws, x2, x);
     fset inner = rn_mul(ws, fset_point(m->c),
                         muladd(ws, fset_point(m->a), x3, x, 1, fa));
-    fset t = model_tanhf(ws, inner, m->tanh_ulp);
+    fset t = model_tanhf(ws, inner, m->tanh_ulp, m->tanh_abs);
     fset dinner = rn_mul(ws, fset_point(m->c),
                          muladd(ws, fset_point(m->k3a), x2, one, 1, fa));
     fset one_minus_t2 = muladd(ws, t, t, one, -1, fa);
@@ -346,7 +353,7 @@ static tp_interval model_entry(f32_ws *ws, float xf, const tp_gelu_model *m)
 
 static int model_valid(const tp_gelu_model *m)
 {
-    return m && m->tanh_ulp >= 0 && isfinite(m->c) && isfinite(m->a) &&
+    return m && m->tanh_ulp >= 0 && m->tanh_abs >= 0 && m->tanh_abs < 1 && isfinite(m->c) && isfinite(m->a) &&
            isfinite(m->k3a);
 }
 

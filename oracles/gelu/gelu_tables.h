@@ -37,6 +37,8 @@ typedef struct {
     float c, a, k3a; /* the fp32 constants the kernel uses */
     int tanh_ulp;    /* documented max ulp error of tanhf on the backend */
     int fma_any;     /* 1: any mul-add may or may not be fused */
+    double tanh_abs; /* > 0: tanhf(z) is any binary32 within tanh_abs of
+                      * tanh(z) instead (a HIP figure); tanh_ulp unused */
 } tp_gelu_model;
 
 /* The kernel the pilots shipped: c = sqrt(2/pi), a = 0.044715, k3a = 3a

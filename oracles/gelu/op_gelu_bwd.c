@@ -10,6 +10,7 @@
  * product with g remains (oracles/gelu_bwd.c). */
 #include "oracles/gelu/proven/gelu_bwd.h"
 #include "oracles/gelu/gelu_tables.h"
+#include "oracles/gelu/gelu_hip.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -25,7 +26,8 @@ static const tp_model_key model_keys[] = {
     {"arithmetic", m_arith, NULL},
     {"fma", m_fma, NULL},
     {"constants", NULL, "a table of the fp32 literals c, a, k3a as the kernel spells them, e.g. \"0.044715f\""},
-    {"tanhf_ulp", NULL, "a table of the device tanhf's documented ulp bound per backend (cuda, hip)"},
+    {"tanhf_ulp", NULL, "a table of the device tanhf's documented bound per backend: cuda an ulp count, hip a "
+                        "table {figure, metric, range, source, host_ulp, host_source} (README.md#hip-device-math)"},
     {"output_rounding", m_outr, NULL}, /* optional: the reference always rounds to nearest */
     {NULL, NULL, NULL}};
 
@@ -48,6 +50,14 @@ static int read_model(const tp_value *model, const char *backend, tp_gelu_model 
     }
     m->fma_any = 1;
     m->tanh_ulp = 0;
+    m->tanh_abs = 0;
+    const tp_value *hip = tp_value_get(tp_value_get(model, "tanhf_ulp"), "hip");
+    tp_hip_figure fig;
+    if (hip && tp_gelu_hip_figure(model, &fig, &m->tanh_abs, err, errlen) != 0)
+        return -1; /* a malformed hip entry is an error on any backend */
+    if (backend && strcmp(backend, "hip") == 0 && hip)
+        return 0; /* the figure, not an ulp count, bounds tanhf on HIP */
+    m->tanh_abs = 0;
     const tp_value *ulp = tp_value_get(tp_value_get(model, "tanhf_ulp"), backend ? backend : "cuda");
     if (backend && !tp_value_is_integer(ulp)) {
         snprintf(err, errlen, "model.tanhf_ulp has no documented bound for backend \"%s\"", backend);
@@ -55,6 +65,17 @@ static int read_model(const tp_value *model, const char *backend, tp_gelu_model 
     }
     m->tanh_ulp = (int)tp_value_integer(ulp);
     return 0;
+}
+
+/* On HIP, every tanhf argument of the case must lie in the figure's
+ * documented test range: refused before the launch otherwise. */
+static int gelu_bwd_check_case(const tp_value *model, const tp_case *c, char *err, size_t errlen)
+{
+    tp_gelu_model m;
+    memset(&m, 0, sizeof m);
+    if (read_model(model, c->backend, &m, err, errlen) != 0 || m.tanh_abs == 0)
+        return 0; /* not on a HIP figure; a bad model is the reference's to report */
+    return tp_gelu_hip_check_case("gelu_bwd", model, c, m.c, m.a, m.fma_any, err, errlen);
 }
 
 static int gelu_check_model(const tp_value *model, char *err, size_t errlen)
@@ -104,6 +125,8 @@ static int gelu_reference(const tp_value *model, const tp_case *c, const char *o
         snprintf(err, errlen, "gelu_bwd: x, g and %s must have the same number of elements", output);
         return -1;
     }
+    if (m.tanh_abs > 0 && gelu_bwd_check_case(model, c, err, errlen) != 0)
+        return -1; /* never admit an element the figure does not cover */
     if (tables_for(&m, err, errlen) != 0)
         return -1;
     int n = (int)x->numel;
@@ -154,15 +177,25 @@ static const tp_statement gelu_bwd_wide_large_x = {
     "errors there below that width are not detected"};
 static const tp_statement *const gelu_bwd_statements[] = {&gelu_bwd_exact, &gelu_bwd_bound, &gelu_bwd_vendor_tanhf,
                                                           &gelu_bwd_wide_large_x, NULL};
+static const tp_statement *const gelu_bwd_all_statements[] = {&gelu_bwd_exact, &gelu_bwd_bound, &gelu_bwd_vendor_tanhf,
+                                                              &gelu_bwd_wide_large_x, &tp_gelu_bwd_hip[0],
+                                                              &tp_gelu_bwd_hip[1], &tp_gelu_bwd_hip[2], NULL};
 
 /* One table method and one bound (the model admits fma = "any" only). */
 static void gelu_bwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
+    tp_gelu_model m;
+    char err[200];
+    memset(&m, 0, sizeof m);
+    if (read_model(model, c->backend, &m, err, sizeof err) == 0 && m.tanh_abs > 0) { /* HIP, on the figure */
+        tp_say(out, &gelu_bwd_exact);
+        tp_gelu_hip_say(tp_gelu_bwd_hip, model, "each a*b+c fused or not", out);
+        return;
+    }
     tp_say_all(out, gelu_bwd_statements);
 }
 
 const tp_op tp_op_gelu_bwd = {"gelu_bwd", "gi = g * d/dx[0.5 x (1 + tanh(c (x + a x^3)))]", gelu_check_model,
-                              gelu_reference, gelu_bwd_say, gelu_bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys,
+                              gelu_reference, gelu_bwd_say, gelu_bwd_all_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
-    NULL /* nonfinite_inputs: the model covers finite inputs only */};
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, gelu_bwd_check_case};

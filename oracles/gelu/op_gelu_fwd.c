@@ -12,6 +12,7 @@
  * [RN16(lo), RN16(hi)]. */
 #include "oracles/gelu/proven/gelu_fwd.h"
 #include "oracles/gelu/gelu_fwd_tables.h"
+#include "oracles/gelu/gelu_hip.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 
@@ -28,7 +29,8 @@ static const tp_model_key model_keys[] = {
     {"fma", m_fma, NULL},
     {"output_rounding", m_outr, NULL},
     {"constants", NULL, "a table of the fp32 literals c, a as the kernel spells them, e.g. \"0.044715f\""},
-    {"tanhf_ulp", NULL, "a table of the device tanhf's documented ulp bound per backend (cuda, hip)"},
+    {"tanhf_ulp", NULL, "a table of the device tanhf's documented bound per backend: cuda an ulp count, hip a "
+                        "table {figure, metric, range, source, host_ulp, host_source} (README.md#hip-device-math)"},
     {NULL, NULL, NULL}};
 
 static int read_model(const tp_value *model, const char *backend, tp_gelu_fwd_model *m, char *err, size_t errlen)
@@ -50,6 +52,14 @@ static int read_model(const tp_value *model, const char *backend, tp_gelu_fwd_mo
     }
     m->fma_any = strcmp(fv, "any") == 0;
     m->tanh_ulp = 0;
+    m->tanh_abs = 0;
+    const tp_value *hip = tp_value_get(tp_value_get(model, "tanhf_ulp"), "hip");
+    tp_hip_figure fig;
+    if (hip && tp_gelu_hip_figure(model, &fig, &m->tanh_abs, err, errlen) != 0)
+        return -1; /* a malformed hip entry is an error on any backend */
+    if (backend && strcmp(backend, "hip") == 0 && hip)
+        return 0; /* the figure, not an ulp count, bounds tanhf on HIP */
+    m->tanh_abs = 0;
     const tp_value *ulp = tp_value_get(tp_value_get(model, "tanhf_ulp"), backend ? backend : "cuda");
     if (backend && !tp_value_is_integer(ulp)) {
         snprintf(err, errlen, "model.tanhf_ulp has no documented bound for backend \"%s\"", backend);
@@ -61,6 +71,17 @@ static int read_model(const tp_value *model, const char *backend, tp_gelu_fwd_mo
     }
     m->tanh_ulp = (int)tp_value_integer(ulp);
     return 0;
+}
+
+/* On HIP, every tanhf argument of the case must lie in the figure's
+ * documented test range: refused before the launch otherwise. */
+static int gelu_fwd_check_case(const tp_value *model, const tp_case *c, char *err, size_t errlen)
+{
+    tp_gelu_fwd_model m;
+    memset(&m, 0, sizeof m);
+    if (read_model(model, c->backend, &m, err, errlen) != 0 || m.tanh_abs == 0)
+        return 0; /* not on a HIP figure; a bad model is the reference's to report */
+    return tp_gelu_hip_check_case("gelu_fwd", model, c, m.c, m.a, m.fma_any, err, errlen);
 }
 
 static int gelu_fwd_check_model(const tp_value *model, char *err, size_t errlen)
@@ -110,6 +131,8 @@ static int gelu_fwd_reference(const tp_value *model, const tp_case *c, const cha
         snprintf(err, errlen, "gelu_fwd: x and %s must have the same number of elements (below 2^31)", output);
         return -1;
     }
+    if (m.tanh_abs > 0 && gelu_fwd_check_case(model, c, err, errlen) != 0)
+        return -1; /* never admit an element the figure does not cover */
     if (tables_for(&m, err, errlen) != 0)
         return -1;
     int n = (int)x->numel;
@@ -156,7 +179,8 @@ static const tp_statement gelu_fwd_wide_negative_x = {
     "for x below about -9 the 2-ulp tanhf allowance around -1 admits outputs up to |x| 2^-23 while the exact y is "
     "nearly 0: errors there below that width are not detected"};
 static const tp_statement *const gelu_fwd_statements[] = {&gelu_fwd_exact, &gelu_fwd_bound, &gelu_fwd_vendor_tanhf,
-                                                          &gelu_fwd_wide_negative_x, NULL};
+                                                          &gelu_fwd_wide_negative_x, &tp_gelu_fwd_hip[0],
+                                                          &tp_gelu_fwd_hip[1], &tp_gelu_fwd_hip[2], NULL};
 
 /* The fp32 set was enumerated with the model's fma choice (m.fma_any). */
 static void gelu_fwd_say(const tp_value *model, const tp_case *c, tp_statements *out)
@@ -166,6 +190,10 @@ static void gelu_fwd_say(const tp_value *model, const tp_case *c, tp_statements 
     memset(&m, 0, sizeof m);
     int fma_any = read_model(model, c->backend, &m, err, sizeof err) != 0 || m.fma_any;
     tp_say(out, &gelu_fwd_exact);
+    if (m.tanh_abs > 0) { /* HIP, on the documented figure */
+        tp_gelu_hip_say(tp_gelu_fwd_hip, model, fma_any ? "x + a*x3 fused or not" : "x + a*x3 not fused", out);
+        return;
+    }
     tp_say(out, &gelu_fwd_bound, fma_any ? "fused or not" : "not fused");
     tp_say(out, &gelu_fwd_vendor_tanhf);
     tp_say(out, &gelu_fwd_wide_negative_x);
@@ -175,4 +203,4 @@ const tp_op tp_op_gelu_fwd = {"gelu_fwd", "y = 0.5 x (1 + tanh(c (x + a x^3)))",
                               gelu_fwd_reference, gelu_fwd_say, gelu_fwd_statements, TP_DTYPE_BIT(TP_F16),
                               model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
-    NULL /* nonfinite_inputs: the model covers finite inputs only */};
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, gelu_fwd_check_case};

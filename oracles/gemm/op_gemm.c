@@ -472,4 +472,4 @@ static void gemm_say(const tp_value *model, const tp_case *c, tp_statements *out
 const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_check_model, gemm_reference,
                           gemm_say, gemm_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
-    NULL /* nonfinite_inputs: the model covers finite inputs only */};
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */};
