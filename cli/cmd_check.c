@@ -12,6 +12,7 @@
 #include "cli/tp_check_tensors.h"
 #include "cli/tp_device_provider.h"
 #include "core/tp_dtype.h"
+#include "core/tp_timings.h"
 #include "harness/tp_ci.h"
 #include "harness/tp_ghfmt.h"
 #include "harness/tp_junit.h"
@@ -25,7 +26,7 @@ const char tp_check_usage[] =
     "       tolproof check --contract NAME|PLAN.json --input NAME=FILE.npy... --output NAME=FILE.npy...\n"
     "                      [--initial NAME=FILE.npy] [--model KEY=VALUE]... [--dim NAME=N]...\n"
     "                      [--backend cuda|hip] [--json FILE] [--junit FILE] [--format text|github]\n"
-    "                      [--device]\n";
+    "                      [--device] [--timings]\n";
 
 /* A printf format: %s is the NumPy descrs of the dtype table. */
 static const char check_help[] =
@@ -68,6 +69,10 @@ static const char check_help[] =
     "                         are the CPU bound code's either way; the result gains an\n"
     "                         exact_provider field (provider, device, sample, seed). No\n"
     "                         library or no GPU: one line, exit 2. Other ops: CPU, said so.\n"
+    "        --timings        the wall time of each phase on stderr as it ends (reading\n"
+    "                         and hashing each file, the GPU probe, each output's reference\n"
+    "                         and its element check, and inside op gemm's --device path\n"
+    "                         the operands, the GPU sums, the cross-check and the intervals)\n"
     "        Exit status: 0 every element within its bound, 1 a violation, 2 bad input.\n";
 
 /* Where the command writes its result, besides the text summary. */
@@ -85,6 +90,10 @@ static int parse_args(tp_check_request *a, check_outputs *out, int argc, char **
             return -1;
         if (strcmp(o, "--device") == 0) {
             out->device = 1;
+            continue;
+        }
+        if (strcmp(o, "--timings") == 0) {
+            tp_timings_enable(1);
             continue;
         }
         const char *opts[] = {"--contract", "--input", "--output", "--initial", "--model",
@@ -167,8 +176,11 @@ int tp_check_main(int argc, char **argv)
         snprintf(dir, sizeof dir, "build/gen");
     a.plans_dir = dir;
     json_t *res = NULL;
+    double t_all = tp_timing_start(), t = t_all;
     if (rc == 0 && out.device && tp_device_provider_load(argv[0], a.err, sizeof a.err) != 0)
         rc = 2;
+    if (out.device)
+        tp_timing_end(t, "GPU exact provider loaded and the GPU probed");
     if (rc == 0) {
         rc = tp_check_tensors(&a, &res);
         if (out.device && rc != 2 && !json_object_get(res, "exact_provider"))
@@ -179,6 +191,7 @@ int tp_check_main(int argc, char **argv)
         fprintf(stderr, "tolproof check: %s\n", a.err);
         res = tp_check_refusal(&a);
     }
+    t = tp_timing_start();
     if (out.json && tp_write_json(out.json, res) != 0) {
         fprintf(stderr, "tolproof check: cannot write %s\n", out.json);
         rc = 2;
@@ -195,7 +208,10 @@ int tp_check_main(int argc, char **argv)
         }
         json_decref(one);
     }
+    if (out.json)
+        tp_timing_end(t, "JSON written");
     json_decref(res);
     tp_check_request_release(&a);
+    tp_timing_end(t_all, "whole check after argument parsing");
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "core/tp_npy.h"
 #include "core/tp_plan_json.h"
 #include "core/tp_sha256.h"
+#include "core/tp_timings.h"
 #include "harness/tp_check.h"
 #include "harness/tp_diagnose.h"
 
@@ -197,8 +198,10 @@ static int read_given(tp_check_request *a, tp_given *g, const tp_plan_tensor *t)
         if (tp_npy_read(g->path, &g->dt, &g->rank, g->shape, &g->data, inner, sizeof inner) != 0)
             return tp_check_refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
                           npy_descr(pd), want);
+        double t = tp_timing_start();
         if (tp_sha256_file(g->path, g->sha) != 0)
             return tp_check_refuse(a, "%s %s: %s: cannot read it again for its checksum", g->kind, g->name, g->path);
+        tp_timing_end(t, "%s %s: %s hashed (SHA-256)", g->kind, g->name, g->path);
         for (int d = 0; d < g->rank; d++)
             numel *= g->shape[d];
     } else {
@@ -546,9 +549,12 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
             goto out;
         }
     }
-    for (int i = 0; i < a->ng; i++)
+    for (int i = 0; i < a->ng; i++) {
+        double t = tp_timing_start();
         if (read_given(a, &a->g[i], plan_tensor(plan, a->g[i].name)) != 0)
             goto out;
+        tp_timing_end(t, "%s %s read, hashed and converted", a->g[i].kind, a->g[i].name);
+    }
     if (bind_dims(a, plan, one.dims) != 0)
         goto out;
     work.ntensors = 0;
@@ -564,6 +570,7 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
         one.fill[work.ntensors] = is_output(t) ? NULL : zeros;
         work.tensors[work.ntensors++] = *t;
     }
+    double t_case = tp_timing_start();
     c = tp_case_build(&work, 0, a->backend, inner, sizeof inner);
     if (!c) {
         char dt[300];
@@ -607,6 +614,7 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
             }
         }
     }
+    tp_timing_end(t_case, "case built, inputs' values and finiteness checked");
     tp_case_source src = {0};
     describe_source(&src, a, overrides, skipped);
     json_t *res = tp_check_case(&work, c, &src, inner, sizeof inner);

@@ -5,6 +5,7 @@
 #include "core/tp_format.h"
 #include "core/tp_fp16.h"
 #include "core/tp_sha256.h"
+#include "core/tp_timings.h"
 #include "harness/tp_diagnose.h"
 #include "core/tp_big_alloc.h"
 #include "oracles/common/tp_exact_log.h"
@@ -390,37 +391,44 @@ json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case
     int pass = 1;
     tp_exact_log_reset();
     for (int i = 0; i < c->ntensors; i++) {
-        const tp_tensor *t = &c->tensors[i];
+        const tp_tensor *out = &c->tensors[i];
         if (plan->tensors[i].role != TP_ROLE_OUTPUT)
             continue;
-        if (!tp_format_of(t->dtype)) {
-            snprintf(err, errlen, "output %s: only floating-point outputs can be checked", t->name);
+        if (!tp_format_of(out->dtype)) {
+            snprintf(err, errlen, "output %s: only floating-point outputs can be checked", out->name);
             json_decref(outs);
             return NULL;
         }
-        size_t n = (size_t)(t->numel ? t->numel : 1);
+        size_t n = (size_t)(out->numel ? out->numel : 1);
         tp_ref *const known = given ? given[i] : NULL;
         tp_ref *ref = known ? known : tp_big_alloc(n * sizeof *ref);
         /* ops whose admitted set is one bit pattern give it: patterns compared */
         uint32_t *bits = op->reference_bits ? malloc(n * sizeof *bits) : NULL;
+        double t = tp_timing_start();
         if (!ref || (op->reference_bits && !bits) ||
-            (!known && tp_op_reference(op, plan->model, c, t->name, ref, err, errlen) != 0) ||
-            (bits && op->reference_bits(plan->model, c, t->name, bits, err, errlen) != 0)) {
+            (!known && tp_op_reference(op, plan->model, c, out->name, ref, err, errlen) != 0) ||
+            (bits && op->reference_bits(plan->model, c, out->name, bits, err, errlen) != 0)) {
             if (!ref || (op->reference_bits && !bits))
-                snprintf(err, errlen, "output %s: out of memory for its reference", t->name);
+                snprintf(err, errlen, "output %s: out of memory for its reference", out->name);
             if (!known)
                 free(ref);
             free(bits);
             json_decref(outs);
             return NULL;
         }
-        json_t *r = tp_check_output_bits(t, ref, bits, atol, rtol);
-        tp_diagnose_output(op, plan->model, c, t, ref, r);
+        if (!known)
+            tp_timing_end(t, "reference of %s (%zu elements)", out->name, n);
+        t = tp_timing_start();
+        json_t *r = tp_check_output_bits(out, ref, bits, atol, rtol);
+        tp_timing_end(t, "element check of %s", out->name);
+        t = tp_timing_start();
+        tp_diagnose_output(op, plan->model, c, out, ref, r);
+        tp_timing_end(t, "diagnosis of %s", out->name);
         if (!known)
             free(ref);
         free(bits);
         pass &= strcmp(json_string_value(json_object_get(r, "verdict")), "pass") == 0;
-        json_object_set_new(outs, t->name, r);
+        json_object_set_new(outs, out->name, r);
     }
     json_t *dims = json_object();
     for (int i = 0; i < c->ndims; i++)

@@ -25,7 +25,9 @@ matmul there, torch.allclose against C (rtol 1e-2, atol 1e-2), best of
 Usage (from the repository, after `ninja build/tolproof plans`):
     /usr/bin/python3 scripts/bench_gemm_check.py --out DIR
         [--sizes 1024,4096,8192] [--threads 1,16] [--reps 1]
-        [--work DIR] [--tolproof build/tolproof] [--device]
+        [--work DIR] [--tolproof build/tolproof] [--device] [--timings]
+--timings passes --timings to the last run of the most threads (and of
+--device) and keeps its phase times (stderr) in the JSON.
 Sizes are N (an N^3 GEMM) or MxNxK. Writes DIR/bench_gemm_check.json and
 DIR/bench_gemm_check.md and prints the table. Inputs are cached in --work
 (default DIR/inputs) and reused when present (same size, same seed).
@@ -68,15 +70,18 @@ def make_inputs(work, M, N, K, seed=1):
     return paths, time.perf_counter() - t0
 
 
-def run_check(tolproof, paths, threads, json_out, device=False):
+def run_check(tolproof, paths, threads, json_out, device=False, timings=False):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     cmd = [tolproof, "check", "--contract", "gemm_fwd", "--input", f"A={paths['A']}", "--input",
-           f"B={paths['B']}", "--output", f"C={paths['C']}", "--json", json_out] + (["--device"] if device else [])
+           f"B={paths['B']}", "--output", f"C={paths['C']}", "--json", json_out] + (["--device"] if device else []) + \
+        (["--timings"] if timings else [])
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.read().decode(errors="replace").strip()
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
-    err = p.stderr.read().decode(errors="replace").strip()
+    phases = [line for line in err.splitlines() if line.startswith("tolproof: timing: ")]
+    err = "\n".join(line for line in err.splitlines() if not line.startswith("tolproof: timing: "))
     p.stderr.close()
     p.returncode = os.waitstatus_to_exitcode(status)
     verdict = None
@@ -87,7 +92,7 @@ def run_check(tolproof, paths, threads, json_out, device=False):
         pass
     return {"threads": threads, "wall_s": wall, "user_s": ru.ru_utime, "sys_s": ru.ru_stime,
             "peak_rss_mib": ru.ru_maxrss / 1024.0, "exit": p.returncode, "verdict": verdict,
-            "stderr": err[-400:] if err else "", "command": " ".join(cmd)}
+            "stderr": err[-400:] if err else "", "command": " ".join(cmd), "timings": phases}
 
 
 def baseline(paths, reps):
@@ -129,6 +134,7 @@ def main():
     ap.add_argument("--work", help="where the inputs are written (default OUT/inputs)")
     ap.add_argument("--device", action="store_true",
                     help="also `tolproof check --device` and the float64-GPU-plus-allclose baseline")
+    ap.add_argument("--timings", action="store_true", help="keep the phase times of the last most-threads run")
     ap.add_argument("--tolproof", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                                         "tolproof"))
     a = ap.parse_args()
@@ -148,21 +154,26 @@ def main():
         for t in threads:
             best = None
             for r in range(a.reps):
-                res = run_check(tolproof, paths, t, os.path.join(a.out, f"check_{M}x{N}x{K}_t{t}.json"))
+                res = run_check(tolproof, paths, t, os.path.join(a.out, f"check_{M}x{N}x{K}_t{t}.json"),
+                                timings=a.timings and t == max(threads) and r == a.reps - 1)
+                for line in res["timings"]:
+                    print("    " + line, file=sys.stderr)
                 print(f"  {t:3d} threads: {res['wall_s']:.3f} s wall, {res['user_s']:.2f} s user, "
                       f"{res['peak_rss_mib']:.0f} MiB peak, exit {res['exit']} ({res['verdict']})", file=sys.stderr)
                 if best is None or res["wall_s"] < best["wall_s"]:
-                    best = res
+                    best = dict(res, timings=res["timings"] or (best or {}).get("timings", []))
             runs.append(best)
         dev = base = None
         if a.device:
             for r in range(a.reps):
                 res = run_check(tolproof, paths, max(threads), os.path.join(a.out, f"check_{M}x{N}x{K}_device.json"),
-                                device=True)
+                                device=True, timings=a.timings and r == a.reps - 1)
+                for line in res["timings"]:
+                    print("    " + line, file=sys.stderr)
                 print(f"  --device: {res['wall_s']:.3f} s wall, {res['peak_rss_mib']:.0f} MiB peak, exit {res['exit']} "
                       f"({res['verdict']}) {res['stderr'][-200:]}", file=sys.stderr)
                 if dev is None or res["wall_s"] < dev["wall_s"]:
-                    dev = res
+                    dev = dict(res, timings=res["timings"] or (dev or {}).get("timings", []))
             base = baseline(paths, a.reps)
             print(f"  float64 on {base['device']} + allclose: {base['seconds'] * 1e3:.1f} ms", file=sys.stderr)
         t1 = next((r for r in runs if r["threads"] == 1), None)

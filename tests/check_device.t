@@ -59,6 +59,29 @@ for x in xp.values():
     assert x["cross_check"]["seed"] == "0x%016x" % 12345 and x["cross_check"]["disagreements"] == 0, x' "$tmp/cpu.json" "$tmp/dev.json" &&
     [ $rc = 0 ] && grep -q "^exact sums of C: emulated on host emulation in .* s; 1004 of 3700 elements (seed 0x0000000000003039) cross-checked against the CPU exact path: 0 disagreements$" "$tmp/dev.out"
 ok $? "--device (stand-in library): exit 0 ($rc), the CPU path's result plus exact_provider for C and C.abs_sum (1004 of 3700 sampled each, seed 12345, 0 disagreements), said in the summary"
+# --timings: the phases on stderr, the result unchanged
+TP_CROSS_CHECK_SEED=12345 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device --timings --json "$tmp/devt.json" >"$tmp/devt.out" 2>"$tmp/devt.err"
+rc=$?
+missing=
+for phase in "input A read, hashed and converted" "input A: $d/input_A.npy hashed (SHA-256)" \
+    "GPU exact provider loaded and the GPU probed" "gemm C: exact sums by provider emulated (transfers included)" \
+    "gemm C.abs_sum: 1004 elements cross-checked on the CPU" "gemm C: admitted intervals from the exact sums" \
+    "reference of C (3700 elements)" "element check of C" "JSON written" "whole check after argument parsing"; do
+    grep -qF "tolproof: timing: $phase: " "$tmp/devt.err" || missing="$missing [$phase]"
+done
+[ $rc = 0 ] && [ -z "$missing" ] && ! grep -v '^tolproof: timing: .*: [0-9]*\.[0-9][0-9][0-9] s$' "$tmp/devt.err" &&
+    diff <(sed 's/ in [0-9.e-]* s;/ in S s;/' "$tmp/dev.out") <(sed 's/ in [0-9.e-]* s;/ in S s;/' "$tmp/devt.out") >/dev/null &&
+    $py -c 'import json,sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for r in (a, b):
+    for x in r["exact_provider"].values():
+        del x["seconds"]
+assert a == b' "$tmp/dev.json" "$tmp/devt.json"
+ok $? "--timings: every phase on stderr as 'tolproof: timing: WHAT: S s' (missing:${missing:- none}), stdout and the JSON unchanged (exit $rc)"
+"$tp" check "${args[@]}" --json "$tmp/cput.json" --timings >/dev/null 2>"$tmp/cput.err"
+grep -q "tolproof: timing: reference of C (3700 elements): " "$tmp/cput.err" && ! grep -q "GPU\|provider" "$tmp/cput.err" &&
+    "$tp" check "${args[@]}" >/dev/null 2>"$tmp/quiet.err" && [ ! -s "$tmp/quiet.err" ]
+ok $? "--timings without --device: the CPU reference's phases, no provider phase; without --timings stderr stays empty"
 TP_EMULATED_WRONG_AT=3699 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device >"$tmp/devbad.out" 2>"$tmp/devbad.err"
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/devbad.err")" = 1 ] && grep -q "disagrees with the CPU exact path at C\[99, 36\]" "$tmp/devbad.err"

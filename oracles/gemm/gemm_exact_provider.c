@@ -3,6 +3,7 @@
 #include "oracles/gemm/gemm_exact_provider.h"
 
 #include "oracles/common/tp_exact_log.h"
+#include "core/tp_timings.h"
 
 #include <fenv.h>
 #include <stdio.h>
@@ -123,33 +124,73 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
         return -1;
     }
     rec.seconds = now_seconds() - t0;
+    tp_timing_end(t0, "gemm %s: exact sums by provider %s (transfers included)", output, provider->name);
+    double t_cc = tp_timing_start();
     size_t n = (size_t)M * (size_t)N;
-    float *col = malloc((size_t)(K ? K : 1) * sizeof *col);
-    if (!col) {
+    /* The sample: every element, or the four corners (where tiling bugs
+     * live) then TP_GEMM_CROSS_CHECK_MIN distinct elements (a random start
+     * and a random step coprime to n). */
+    size_t ns = n <= TP_GEMM_CROSS_CHECK_MIN ? n : 4 + TP_GEMM_CROSS_CHECK_MIN;
+    size_t *sample = malloc((ns ? ns : 1) * sizeof *sample);
+    char *verdict = calloc(ns ? ns : 1, 1);
+    if (!sample || !verdict) {
+        free(sample);
+        free(verdict);
         snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
         return -1;
     }
     uint64_t seed = tp_gemm_cross_check_seed(), st = seed;
-    int64_t checked = 0, bad = 0;
     if (n <= TP_GEMM_CROSS_CHECK_MIN) {
-        for (size_t idx = 0; idx < n && !bad; idx++, checked++)
-            bad += cross_check_one(output, N, K, a, b, hi, lo, absum, idx, col, cpu, err, errlen);
+        for (size_t idx = 0; idx < n; idx++)
+            sample[idx] = idx;
     } else {
-        /* the four corners (where tiling bugs live), then TP_GEMM_CROSS_CHECK_MIN
-         * distinct elements: a random start and a random step coprime to n */
         size_t corners[4] = {0, (size_t)N - 1, n - (size_t)N, n - 1};
-        for (int c = 0; c < 4 && !bad; c++, checked++)
-            bad += cross_check_one(output, N, K, a, b, hi, lo, absum, corners[c], col, cpu, err, errlen);
+        for (int c = 0; c < 4; c++)
+            sample[c] = corners[c];
         uint64_t cur = splitmix64(&st) % n, step;
         do
             step = 1 + splitmix64(&st) % (n - 1);
         while (gcd64(step, n) != 1);
-        for (int t = 0; t < TP_GEMM_CROSS_CHECK_MIN && !bad; t++, checked++) {
-            bad += cross_check_one(output, N, K, a, b, hi, lo, absum, (size_t)cur, col, cpu, err, errlen);
+        for (int t = 0; t < TP_GEMM_CROSS_CHECK_MIN; t++) {
+            sample[4 + t] = (size_t)cur;
             cur = (cur + step) % n; /* cur, step < n: no overflow below 2^63 */
         }
     }
-    free(col);
+    /* Elements in parallel (serially, 0.08 s per call at K = 4096 on the
+     * GPU host), each worker in the caller's rounding mode; then the first
+     * disagreement in sample order is the one reported, so the result and
+     * the count of elements checked do not depend on the thread count. */
+    const int mode = fegetround();
+#pragma omp parallel
+    {
+        int saved = fegetround();
+        fesetround(mode);
+        float *col = malloc((size_t)(K ? K : 1) * sizeof *col);
+#pragma omp for schedule(dynamic, 8)
+        for (size_t q = 0; q < ns; q++)
+            verdict[q] = col ? (char)cross_check_one(output, N, K, a, b, hi, lo, absum, sample[q], col, cpu, NULL, 0)
+                             : 2;
+        free(col);
+        fesetround(saved);
+    }
+    int64_t checked = 0, bad = 0;
+    int oom = 0;
+    for (size_t q = 0; q < ns && !bad && !oom; q++, checked++) {
+        oom = verdict[q] == 2;
+        if (verdict[q] == 1) {
+            float *col = malloc((size_t)(K ? K : 1) * sizeof *col);
+            oom = !col;
+            bad = col ? cross_check_one(output, N, K, a, b, hi, lo, absum, sample[q], col, cpu, err, errlen) : 0;
+            free(col);
+        }
+    }
+    free(sample);
+    free(verdict);
+    if (oom) {
+        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
+        return -1;
+    }
+    tp_timing_end(t_cc, "gemm %s: %lld elements cross-checked on the CPU", output, (long long)checked);
     snprintf(rec.output, sizeof rec.output, "%s", output);
     snprintf(rec.provider, sizeof rec.provider, "%s", provider->name);
     snprintf(rec.device, sizeof rec.device, "%s", provider->device ? provider->device() : "");
@@ -173,6 +214,8 @@ int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, 
     } else
         cpu(M, N, K, a, b, hi, lo, absum);
     /* one representation of S for the bound code, whichever path gave it */
+    double t = tp_timing_start();
     tp_gemm_exact_normalize((size_t)M * (size_t)N, hi, lo);
+    tp_timing_end(t, "gemm %s: exact sums normalized", output);
     return 0;
 }
