@@ -64,8 +64,8 @@ TP_CROSS_CHECK_SEED=12345 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --d
 rc=$?
 missing=
 for phase in "input A read, hashed and converted" "input A: $d/input_A.npy hashed (SHA-256)" \
-    "GPU exact provider loaded and the GPU probed" "gemm C: exact sums by provider emulated (transfers included)" \
-    "gemm C.abs_sum: 1004 elements cross-checked on the CPU" "gemm C: admitted intervals from the exact sums" \
+    "GPU exact provider loaded and the GPU probed" "gemm C: exact sums and abs sums by provider emulated (transfers included)" \
+    "gemm C: 1004 elements cross-checked on the CPU (both sums)" "gemm C: admitted intervals from the exact sums" \
     "reference of C (3700 elements)" "element check of C" "JSON written" "whole check after argument parsing"; do
     grep -qF "tolproof: timing: $phase: " "$tmp/devt.err" || missing="$missing [$phase]"
 done

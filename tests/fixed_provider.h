@@ -2,8 +2,9 @@
  * with the GPU's arithmetic, oracles/gemm/gemm_fixed.h, element by element
  * in the kernel's order: the GPU path without a GPU, for
  * tests/test_gemm_fixed.c and tests/tool_emulate.c (--exact-provider).
- * fixed_provider_wrong_at >= 0 makes that element wrong by 2^-48 (lo), to
- * show that the cross-check catches it. */
+ * fixed_provider_wrong_at >= 0 makes that element wrong by 2^-48 (lo, or
+ * alo with fixed_provider_wrong_abs), to show that the cross-check catches
+ * it. */
 #ifndef TESTS_FIXED_PROVIDER_H
 #define TESTS_FIXED_PROVIDER_H
 #include "oracles/gemm/gemm_exact_provider.h"
@@ -14,32 +15,36 @@
 
 static long fixed_provider_wrong_at = -1;
 
-/* The kernel's arithmetic for one element, k = 0 .. K-1. */
+/* The kernel's arithmetic for one element, k = 0 .. K-1: S = hi + lo and
+ * A = ahi + alo (sum of |products|). */
 static inline void fixed_element(int K, const float *a, const float *b, int N, int j, double *hi, double *lo,
-                                 double *absum)
+                                 double *ahi, double *alo)
 {
-    tp_fx128 acc = {0, 0};
-    double s = 0.0;
+    tp_fx128 acc = {0, 0}, aacc = {0, 0};
     for (int k = 0; k < K; k++) {
         int32_t pa = tp_fx_pack(a[k]), pb = tp_fx_pack(b[(size_t)k * N + j]);
-        tp_fx_mac(&acc, &s, tp_fx_mant(pa), tp_fx_exp(pa), tp_fx_mant(pb), tp_fx_exp(pb));
+        tp_fx_mac(&acc, &aacc, tp_fx_mant(pa), tp_fx_exp(pa), tp_fx_mant(pb), tp_fx_exp(pb));
     }
     if (tp_fx_to_dd(acc, hi, lo) != 0)
         *hi = *lo = NAN;
-    *absum = s;
+    if (tp_fx_to_dd(aacc, ahi, alo) != 0)
+        *ahi = *alo = NAN;
 }
 
+/* fixed_provider_wrong_abs: the wrong element is wrong in A instead of S. */
+static int fixed_provider_wrong_abs;
+
 static int fixed_provider_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo,
-                               double *absum, char *err, size_t errlen)
+                               double *ahi, double *alo, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             size_t idx = (size_t)i * N + j;
-            fixed_element(K, a + (size_t)i * K, b, N, j, &hi[idx], &lo[idx], &absum[idx]);
+            fixed_element(K, a + (size_t)i * K, b, N, j, &hi[idx], &lo[idx], &ahi[idx], &alo[idx]);
             if ((long)idx == fixed_provider_wrong_at)
-                lo[idx] += 0x1p-48;
+                *(fixed_provider_wrong_abs ? &alo[idx] : &lo[idx]) += 0x1p-48;
         }
     return 0;
 }

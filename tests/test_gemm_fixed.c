@@ -4,7 +4,7 @@
  *  - oracles/gemm/gemm_fixed.h is the very code the CUDA kernel runs
  *    (__host__ __device__); here it runs in the kernel's per-element order
  *    (k = 0 .. K-1) and must give, bit for bit, the CPU path's exact sum
- *    (tp_gemm_exact, normalized by TwoSum) and its sum|a b| (tp_gemm_abs),
+ *    (tp_gemm_exact, normalized by TwoSum) and its exact sum of |products|,
  *    on adversarial inputs: every binade (subnormals to 65504), products
  *    near 2^32 summed to nearly 2^45 at K = 8192, cancellations leaving a
  *    sum of 2^-48, ties of the double-double rounding, lone signs;
@@ -41,29 +41,40 @@ static uint64_t rnd(void) { return tp_test_splitmix64(&rng_state); }
 static float wide_value(void) { return tp_test_finite_f16(&rng_state); }
 
 /* Every element of A (MxK) B (KxN) through gemm_fixed.h against the CPU
- * path: the count of elements that differ in hi, lo or sum|a b|. */
+ * path (tp_gemm_exact on A, B and on |A|, |B|, normalized): the count of
+ * elements that differ in S or in the sum of |products|. */
 static long compare_with_cpu(int M, int N, int K, const float *a, const float *b)
 {
     size_t n = (size_t)M * N;
-    double *h = malloc(n * sizeof *h), *l = malloc(n * sizeof *l), *s = malloc(n * sizeof *s);
+    double *h = malloc(n * sizeof *h), *l = malloc(n * sizeof *l), *ah = malloc(n * sizeof *ah),
+           *al = malloc(n * sizeof *al);
+    float *aa = malloc((size_t)M * K * sizeof *aa), *ab = malloc((size_t)K * N * sizeof *ab);
+    for (size_t i = 0; i < (size_t)M * K; i++)
+        aa[i] = fabsf(a[i]);
+    for (size_t i = 0; i < (size_t)K * N; i++)
+        ab[i] = fabsf(b[i]);
     tp_gemm_exact(M, N, K, a, b, h, l);
-    tp_gemm_abs(M, N, K, a, b, s);
+    tp_gemm_exact(M, N, K, aa, ab, ah, al);
     tp_gemm_exact_normalize(n, h, l);
+    tp_gemm_exact_normalize(n, ah, al);
     long bad = 0;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             size_t idx = (size_t)i * N + j;
-            double fh, fl, fs;
-            fixed_element(K, a + (size_t)i * K, b, N, j, &fh, &fl, &fs);
-            if (fh != h[idx] || fl != l[idx] || fs != s[idx]) {
+            double fh, fl, fah, fal;
+            fixed_element(K, a + (size_t)i * K, b, N, j, &fh, &fl, &fah, &fal);
+            if (fh != h[idx] || fl != l[idx] || fah != ah[idx] || fal != al[idx]) {
                 if (bad++ < 3)
-                    tap_diag("[%d, %d]: fixed %a + %a (%a), CPU %a + %a (%a)", i, j, fh, fl, fs, h[idx], l[idx],
-                             s[idx]);
+                    tap_diag("[%d, %d]: fixed %a + %a (abs %a + %a), CPU %a + %a (abs %a + %a)", i, j, fh, fl, fah,
+                             fal, h[idx], l[idx], ah[idx], al[idx]);
             }
         }
     free(h);
     free(l);
-    free(s);
+    free(ah);
+    free(al);
+    free(aa);
+    free(ab);
     return bad;
 }
 
@@ -141,16 +152,17 @@ static void tie_tests(void)
  * double-double against MPFR. */
 static void wide_k_test(const char *what, int K, int sign_mode)
 {
-    tp_fx128 acc = {0, 0};
-    __int128 ref = 0;
-    double s = 0.0;
+    tp_fx128 acc = {0, 0}, aacc = {0, 0};
+    __int128 ref = 0, aref = 0;
     for (int k = 0; k < K; k++) {
         float a = sign_mode == 0 ? 65504.0f : wide_value(), b = sign_mode == 0 ? 65504.0f : wide_value();
         if (sign_mode == 2 && k % 2)
             a = -a;
         int32_t pa = tp_fx_pack(a), pb = tp_fx_pack(b);
-        tp_fx_mac(&acc, &s, tp_fx_mant(pa), tp_fx_exp(pa), tp_fx_mant(pb), tp_fx_exp(pb));
-        ref += (__int128)((int64_t)tp_fx_mant(pa) * tp_fx_mant(pb)) << (tp_fx_exp(pa) + tp_fx_exp(pb));
+        tp_fx_mac(&acc, &aacc, tp_fx_mant(pa), tp_fx_exp(pa), tp_fx_mant(pb), tp_fx_exp(pb));
+        __int128 term = (__int128)((int64_t)tp_fx_mant(pa) * tp_fx_mant(pb)) << (tp_fx_exp(pa) + tp_fx_exp(pb));
+        ref += term;
+        aref += term < 0 ? -term : term;
         /* the product itself, as a double: exact */
         double p = (double)a * (double)b;
         __int128 pu = (__int128)ldexp(p, 48); /* |p| 2^48 < 2^80: ldexp exact, conversion exact */
@@ -159,7 +171,8 @@ static void wide_k_test(const char *what, int K, int sign_mode)
             return;
         }
     }
-    int same = (uint64_t)ref == acc.lo && (int64_t)(ref >> 64) == acc.hi;
+    int same = (uint64_t)ref == acc.lo && (int64_t)(ref >> 64) == acc.hi && (uint64_t)aref == aacc.lo &&
+               (int64_t)(aref >> 64) == aacc.hi;
     mpfr_t x, h;
     mpfr_inits2(256, x, h, (mpfr_ptr)0);
     mpfr_set_si(x, (long)(int64_t)(ref >> 64), MPFR_RNDN);
@@ -174,7 +187,7 @@ static void wide_k_test(const char *what, int K, int sign_mode)
     double hi = 0, lo = 0;
     int rc = tp_fx_to_dd(acc, &hi, &lo);
     tap_ok(same && rc == 0 && hi == want_hi && lo == want_lo && lo_exact,
-           "%s, K = %d: 128-bit sum equals __int128, double-double equals MPFR's RN and remainder (%a + %a)", what, K,
+           "%s, K = %d: 128-bit sums (of products and of |products|) equal __int128, double-double equals MPFR's RN and remainder (%a + %a)", what, K,
            hi, lo);
 }
 
@@ -235,16 +248,25 @@ static void hook_tests(void)
                "disagreements",
                M, N, K, x ? (long long)x->sampled : -1LL, (long long)n, (long long)want,
                x ? (unsigned long long)x->seed : 0ULL);
-        /* wrong in one element: an error naming it (n <= 1000: every element sampled; else a corner) */
-        tp_exact_log_reset();
-        fixed_provider_wrong_at = n <= TP_GEMM_CROSS_CHECK_MIN ? (long)(n / 2) : (long)(n - 1);
-        err[0] = 0;
-        int rc_bad = tp_op_reference(op, model, &c, "C", emu, err, sizeof err);
-        char name[64];
-        snprintf(name, sizeof name, "C[%ld, %ld]", fixed_provider_wrong_at / N, fixed_provider_wrong_at % N);
-        tap_ok(rc_bad != 0 && strstr(err, "disagrees with the CPU exact path") && strstr(err, name) &&
-                   tp_exact_log_count() == 1 && tp_exact_log_get(0)->disagreements == 1,
-               "%dx%dx%d: a provider wrong by 2^-48 in %s is an error naming it: %s", M, N, K, name, err);
+        /* wrong in one element, in S and then in the abs sum: an error naming
+         * it (n <= 1000: every element sampled; else a corner) */
+        for (int in_abs = 0; in_abs < 2; in_abs++) {
+            tp_exact_log_reset();
+            fixed_provider_wrong_at = n <= TP_GEMM_CROSS_CHECK_MIN ? (long)(n / 2) : (long)(n - 1);
+            fixed_provider_wrong_abs = in_abs;
+            err[0] = 0;
+            int rc_bad = tp_op_reference(op, model, &c, "C", emu, err, sizeof err);
+            char name[64];
+            snprintf(name, sizeof name, "%s[%ld, %ld]", in_abs ? "C.abs_sum" : "C", fixed_provider_wrong_at / N,
+                     fixed_provider_wrong_at % N);
+            const tp_exact_check *s_log = tp_exact_log_get(0), *a_log = tp_exact_log_get(1);
+            tap_ok(rc_bad != 0 && strstr(err, "disagrees with the CPU exact path") && strstr(err, name) &&
+                       tp_exact_log_count() == 2 && s_log && a_log && s_log->disagreements == !in_abs &&
+                       a_log->disagreements == in_abs && s_log->sampled == a_log->sampled,
+                   "%dx%dx%d: a provider wrong by 2^-48 in %s is an error naming it, logged against that sum: %s", M,
+                   N, K, name, err);
+        }
+        fixed_provider_wrong_abs = 0;
         tp_gemm_exact_provider_set(NULL);
         fixed_provider_wrong_at = -1;
         free(cpu);

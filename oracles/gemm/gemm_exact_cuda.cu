@@ -1,8 +1,9 @@
 /* The CUDA exact provider of op "gemm" (oracles/gemm/gemm_exact_provider.h):
- * every element's exact sum in 128-bit fixed point on the GPU, with the
- * arithmetic of oracles/gemm/gemm_fixed.h (integers only: independent of
- * the kernels under audit, which accumulate in fp32, and of the CPU path,
- * which splits double products), and sum |a b| in the CPU path's order.
+ * every element's exact sum of products and exact sum of |products| in
+ * 128-bit fixed point on the GPU, in one pass, with the arithmetic of
+ * oracles/gemm/gemm_fixed.h (integers only: independent of the kernels
+ * under audit, which accumulate in fp32, and of the CPU path, which splits
+ * double products).
  *
  * Built two ways, by nvcc only (CI has neither nvcc nor a GPU):
  *  - included by harness/tp_gpu.h into every CUDA harness, which sets it
@@ -14,9 +15,7 @@
  *
  * The kernel: 64 x 64 output tiles, 256 threads of 4 x 4 elements each,
  * k in steps of 16 through shared memory holding the operands unpacked by
- * tp_fx_pack. Every thread runs k = 0 .. K-1 in order for its elements
- * (zero padding past K adds nothing: +0 to sum|a b| and 0 to the integer
- * sum), so sum |a b| is the CPU path's double bit for bit. */
+ * tp_fx_pack; zero padding past K adds 0 to both integer sums. */
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/gemm/gemm_fixed.h"
 
@@ -32,22 +31,23 @@
 
 __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
     tp_gemm_fixed_kernel(int M, int N, int K, const float *__restrict__ A, const float *__restrict__ B,
-                         double *__restrict__ hi, double *__restrict__ lo, double *__restrict__ absum)
+                         double *__restrict__ hi, double *__restrict__ lo, double *__restrict__ ahi,
+                         double *__restrict__ alo)
 {
     /* +1: the column writes of the A tile hit distinct banks */
     __shared__ int32_t As[TP_GX_KSTEP][TP_GX_TILE + 1];
     __shared__ int32_t Bs[TP_GX_KSTEP][TP_GX_TILE];
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TP_GX_THREADS + tx;
     const int row0 = blockIdx.y * TP_GX_TILE, col0 = blockIdx.x * TP_GX_TILE;
-    tp_fx128 acc[4][4];
-    double as[4][4];
+    tp_fx128 acc[4][4], aacc[4][4];
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
         for (int j = 0; j < 4; j++) {
             acc[i][j].lo = 0;
             acc[i][j].hi = 0;
-            as[i][j] = 0.0;
+            aacc[i][j].lo = 0;
+            aacc[i][j].hi = 0;
         }
     for (int k0 = 0; k0 < K; k0 += TP_GX_KSTEP) {
         for (int l = tid; l < TP_GX_TILE * TP_GX_KSTEP; l += TP_GX_THREADS * TP_GX_THREADS) {
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
             for (int i = 0; i < 4; i++)
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    tp_fx_mac(&acc[i][j], &as[i][j], ma[i], ea[i], mb[j], eb[j]);
+                    tp_fx_mac(&acc[i][j], &aacc[i][j], ma[i], ea[i], mb[j], eb[j]);
         }
         __syncthreads();
     }
@@ -88,12 +88,16 @@ __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
             int r = row0 + ty + TP_GX_THREADS * i, c = col0 + tx + TP_GX_THREADS * j;
             if (r < M && c < N) {
                 size_t idx = (size_t)r * N + c;
-                double h = 0.0, l = 0.0;
-                if (tp_fx_to_dd(acc[i][j], &h, &l) != 0) /* out of range: cannot happen for K <= TP_FX_K_MAX */
+                double h = 0.0, l = 0.0, ah = 0.0, al = 0.0;
+                /* out of range: cannot happen for K <= TP_FX_K_MAX */
+                if (tp_fx_to_dd(acc[i][j], &h, &l) != 0)
                     h = l = __longlong_as_double(0x7ff8000000000000LL);
+                if (tp_fx_to_dd(aacc[i][j], &ah, &al) != 0)
+                    ah = al = __longlong_as_double(0x7ff8000000000000LL);
                 hi[idx] = h;
                 lo[idx] = l;
-                absum[idx] = as[i][j];
+                ahi[idx] = ah;
+                alo[idx] = al;
             }
         }
 }
@@ -153,8 +157,8 @@ static void tp_gx_warm_join(void)
     }
 }
 
-static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *absum,
-                      char *err, size_t errlen)
+static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *ahi,
+                      double *alo, char *err, size_t errlen)
 {
     tp_gx_warm_join();
     if (M < 0 || N < 0 || K < 0 || K > TP_FX_K_MAX) {
@@ -171,27 +175,28 @@ static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, doubl
     if (n == 0)
         return 0;
     float *dA = NULL, *dB = NULL;
-    double *dH = NULL, *dL = NULL, *dS = NULL;
+    double *dH = NULL, *dL = NULL, *dAH = NULL, *dAL = NULL;
     int rc = -1;
     if (tp_gx_call(cudaMalloc((void **)&dA, (na ? na : 1) * sizeof *dA), "cudaMalloc (A)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&dB, (nb ? nb : 1) * sizeof *dB), "cudaMalloc (B)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&dH, n * sizeof *dH), "cudaMalloc (hi)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&dL, n * sizeof *dL), "cudaMalloc (lo)", err, errlen) ||
-        tp_gx_call(cudaMalloc((void **)&dS, n * sizeof *dS), "cudaMalloc (sum|ab|)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&dAH, n * sizeof *dAH), "cudaMalloc (abs hi)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&dAL, n * sizeof *dAL), "cudaMalloc (abs lo)", err, errlen) ||
         tp_gx_call(cudaMemcpy(dA, a, na * sizeof *dA, cudaMemcpyHostToDevice), "cudaMemcpy (A)", err, errlen) ||
         tp_gx_call(cudaMemcpy(dB, b, nb * sizeof *dB, cudaMemcpyHostToDevice), "cudaMemcpy (B)", err, errlen))
         goto out;
     {
         dim3 block(TP_GX_THREADS, TP_GX_THREADS),
             grid((unsigned)((N + TP_GX_TILE - 1) / TP_GX_TILE), (unsigned)((M + TP_GX_TILE - 1) / TP_GX_TILE));
-        tp_gemm_fixed_kernel<<<grid, block>>>(M, N, K, dA, dB, dH, dL, dS);
+        tp_gemm_fixed_kernel<<<grid, block>>>(M, N, K, dA, dB, dH, dL, dAH, dAL);
     }
     if (tp_gx_call(cudaGetLastError(), "exact GEMM kernel launch", err, errlen) ||
         tp_gx_call(cudaDeviceSynchronize(), "exact GEMM kernel", err, errlen) ||
         tp_gx_call(cudaMemcpy(hi, dH, n * sizeof *hi, cudaMemcpyDeviceToHost), "cudaMemcpy (hi)", err, errlen) ||
         tp_gx_call(cudaMemcpy(lo, dL, n * sizeof *lo, cudaMemcpyDeviceToHost), "cudaMemcpy (lo)", err, errlen) ||
-        tp_gx_call(cudaMemcpy(absum, dS, n * sizeof *absum, cudaMemcpyDeviceToHost), "cudaMemcpy (sum|ab|)", err,
-                   errlen))
+        tp_gx_call(cudaMemcpy(ahi, dAH, n * sizeof *ahi, cudaMemcpyDeviceToHost), "cudaMemcpy (abs hi)", err, errlen) ||
+        tp_gx_call(cudaMemcpy(alo, dAL, n * sizeof *alo, cudaMemcpyDeviceToHost), "cudaMemcpy (abs lo)", err, errlen))
         goto out;
     rc = 0;
 out:
@@ -199,14 +204,15 @@ out:
     cudaFree(dB);
     cudaFree(dH);
     cudaFree(dL);
-    cudaFree(dS);
+    cudaFree(dAH);
+    cudaFree(dAL);
     return rc;
 }
 
 static const tp_gemm_exact_provider tp_gemm_exact_cuda = {
     "cuda",
-    "exact sums in 128-bit fixed point (integer multiples of 2^-48, two 64-bit limbs) on the GPU, "
-    "oracles/gemm/gemm_exact_cuda.cu with oracles/gemm/gemm_fixed.h; sum|a b| in the CPU path's order",
+    "exact sums of products and of |products| in one pass, in 128-bit fixed point (integer multiples of 2^-48, "
+    "two 64-bit limbs) on the GPU, oracles/gemm/gemm_exact_cuda.cu with oracles/gemm/gemm_fixed.h",
     tp_gx_sums,
     tp_gx_device,
 };

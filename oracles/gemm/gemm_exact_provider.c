@@ -6,6 +6,7 @@
 #include "core/tp_timings.h"
 
 #include <fenv.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,40 +92,74 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Element idx against the CPU path: 0 agree, 1 disagree (err says how). */
+/* Element idx against the CPU path, which computes S from a's row i and
+ * b's column j and A from their |x| copies (scratch: 3K floats): 0 both
+ * agree, else bit 1 S differs, bit 2 A differs (err, when given, says how,
+ * S first). */
 static int cross_check_one(const char *output, int N, int K, const float *a, const float *b, const double *hi,
-                           const double *lo, const double *absum, size_t idx, float *col, tp_gemm_cpu_fn cpu,
-                           char *err, size_t errlen)
+                           const double *lo, const double *ahi, const double *alo, size_t idx, float *scratch,
+                           tp_gemm_cpu_fn cpu, char *err, size_t errlen)
 {
     size_t i = idx / (size_t)N, j = idx % (size_t)N;
-    for (int k = 0; k < K; k++)
+    float *col = scratch, *arow_abs = scratch + K, *col_abs = scratch + 2 * (size_t)K;
+    const float *arow = a + i * (size_t)K;
+    for (int k = 0; k < K; k++) {
         col[k] = b[(size_t)k * (size_t)N + j];
-    double h, l, s;
-    cpu(1, 1, K, a + i * (size_t)K, col, &h, &l, &s);
+        col_abs[k] = fabsf(col[k]);
+        arow_abs[k] = fabsf(arow[k]);
+    }
+    double h, l, ah, al;
+    cpu(1, 1, K, arow, col, &h, &l);
+    cpu(1, 1, K, arow_abs, col_abs, &ah, &al);
     two_sum(h, l, &h, &l);
-    if (h == hi[idx] && l == lo[idx] && s == absum[idx])
-        return 0;
-    snprintf(err, errlen,
-             "exact provider %s disagrees with the CPU exact path at %s[%zu, %zu]: provider %a + %a (sum|ab| %a), "
-             "CPU %a + %a (sum|ab| %a)",
-             provider->name, output, i, j, hi[idx], lo[idx], absum[idx], h, l, s);
-    return 1;
+    two_sum(ah, al, &ah, &al);
+    int bad = (h != hi[idx] || l != lo[idx]) | (ah != ahi[idx] || al != alo[idx]) << 1;
+    if (bad & 1)
+        snprintf(err, errlen,
+                 "exact provider %s disagrees with the CPU exact path at %s[%zu, %zu]: provider %a + %a, CPU %a + %a",
+                 provider->name, output, i, j, hi[idx], lo[idx], h, l);
+    else if (bad)
+        snprintf(err, errlen,
+                 "exact provider %s disagrees with the CPU exact path at %s.abs_sum[%zu, %zu] (the sum of "
+                 "|products|): provider %a + %a, CPU %a + %a",
+                 provider->name, output, i, j, ahi[idx], alo[idx], ah, al);
+    return bad;
+}
+
+/* The log entry of one of the two sums. */
+static void log_sums(const char *output, const char *suffix, size_t n, int64_t checked, int64_t bad, uint64_t seed,
+                     double seconds)
+{
+    tp_exact_check rec;
+    memset(&rec, 0, sizeof rec);
+    snprintf(rec.output, sizeof rec.output, "%s%s", output, suffix);
+    snprintf(rec.provider, sizeof rec.provider, "%s", provider->name);
+    snprintf(rec.device, sizeof rec.device, "%s", provider->device ? provider->device() : "");
+    snprintf(rec.algorithm, sizeof rec.algorithm, "%s", provider->algorithm);
+    snprintf(rec.against, sizeof rec.against,
+             "op gemm's CPU path (tp_gemm_exact on the operands, or on their |x| for the abs sum, "
+             "oracles/gemm/proven/gemm.c), normalized");
+    rec.elements = (int64_t)n;
+    rec.sampled = checked;
+    rec.disagreements = bad;
+    rec.seed = seed;
+    rec.seconds = seconds;
+    tp_exact_log_add(&rec);
 }
 
 /* The provider's sums, then the sample: 0, or -1 with err set. */
 static int provided(const char *output, int M, int N, int K, const float *a, const float *b, double *hi, double *lo,
-                    double *absum, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
+                    double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
 {
-    tp_exact_check rec;
-    memset(&rec, 0, sizeof rec);
     double t0 = now_seconds();
     char inner[600] = "";
-    if (provider->sums(M, N, K, a, b, hi, lo, absum, inner, sizeof inner) != 0) {
+    if (provider->sums(M, N, K, a, b, hi, lo, ahi, alo, inner, sizeof inner) != 0) {
         snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
         return -1;
     }
-    rec.seconds = now_seconds() - t0;
-    tp_timing_end(t0, "gemm %s: exact sums by provider %s (transfers included)", output, provider->name);
+    double seconds = now_seconds() - t0;
+    tp_timing_end(t0, "gemm %s: exact sums and abs sums by provider %s (transfers included)", output,
+                  provider->name);
     double t_cc = tp_timing_start();
     size_t n = (size_t)M * (size_t)N;
     /* The sample: every element, or the four corners (where tiling bugs
@@ -156,32 +191,35 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
             cur = (cur + step) % n; /* cur, step < n: no overflow below 2^63 */
         }
     }
-    /* Elements in parallel (serially, 0.08 s per call at K = 4096 on the
+    /* Elements in parallel (serially, 0.08 s per sum at K = 4096 on the
      * GPU host), each worker in the caller's rounding mode; then the first
      * disagreement in sample order is the one reported, so the result and
      * the count of elements checked do not depend on the thread count. */
     const int mode = fegetround();
+    const size_t scratch_n = 3 * (size_t)(K ? K : 1);
 #pragma omp parallel
     {
         int saved = fegetround();
         fesetround(mode);
-        float *col = malloc((size_t)(K ? K : 1) * sizeof *col);
+        float *scratch = malloc(scratch_n * sizeof *scratch);
 #pragma omp for schedule(dynamic, 8)
         for (size_t q = 0; q < ns; q++)
-            verdict[q] = col ? (char)cross_check_one(output, N, K, a, b, hi, lo, absum, sample[q], col, cpu, NULL, 0)
-                             : 2;
-        free(col);
+            verdict[q] = scratch ? (char)cross_check_one(output, N, K, a, b, hi, lo, ahi, alo, sample[q], scratch, cpu,
+                                                         NULL, 0)
+                                 : 4;
+        free(scratch);
         fesetround(saved);
     }
-    int64_t checked = 0, bad = 0;
-    int oom = 0;
+    int64_t checked = 0;
+    int bad = 0, oom = 0;
     for (size_t q = 0; q < ns && !bad && !oom; q++, checked++) {
-        oom = verdict[q] == 2;
-        if (verdict[q] == 1) {
-            float *col = malloc((size_t)(K ? K : 1) * sizeof *col);
-            oom = !col;
-            bad = col ? cross_check_one(output, N, K, a, b, hi, lo, absum, sample[q], col, cpu, err, errlen) : 0;
-            free(col);
+        oom = verdict[q] == 4;
+        if (!oom && verdict[q]) {
+            float *scratch = malloc(scratch_n * sizeof *scratch);
+            oom = !scratch;
+            bad = scratch ? cross_check_one(output, N, K, a, b, hi, lo, ahi, alo, sample[q], scratch, cpu, err, errlen)
+                          : 0;
+            free(scratch);
         }
     }
     free(sample);
@@ -190,32 +228,47 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
         snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
         return -1;
     }
-    tp_timing_end(t_cc, "gemm %s: %lld elements cross-checked on the CPU", output, (long long)checked);
-    snprintf(rec.output, sizeof rec.output, "%s", output);
-    snprintf(rec.provider, sizeof rec.provider, "%s", provider->name);
-    snprintf(rec.device, sizeof rec.device, "%s", provider->device ? provider->device() : "");
-    snprintf(rec.algorithm, sizeof rec.algorithm, "%s", provider->algorithm);
-    snprintf(rec.against, sizeof rec.against,
-             "op gemm's CPU path (tp_gemm_exact and tp_gemm_abs, oracles/gemm/proven/gemm.c), normalized");
-    rec.elements = (int64_t)n;
-    rec.sampled = checked;
-    rec.disagreements = bad;
-    rec.seed = seed;
-    tp_exact_log_add(&rec);
+    tp_timing_end(t_cc, "gemm %s: %lld elements cross-checked on the CPU (both sums)", output, (long long)checked);
+    log_sums(output, "", n, checked, bad & 1, seed, seconds);
+    log_sums(output, ".abs_sum", n, checked, (bad & 2) >> 1, seed, seconds);
     return bad ? -1 : 0;
 }
 
+/* |x| of every element, in parallel. */
+static float *abs_copy(const float *x, size_t n)
+{
+    float *y = malloc(n * sizeof *y + 1);
+    if (y) {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            y[i] = fabsf(x[i]);
+    }
+    return y;
+}
+
 int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, const float *b, double *hi,
-                       double *lo, double *absum, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
+                       double *lo, double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
 {
     if (provider) {
-        if (provided(output, M, N, K, a, b, hi, lo, absum, cpu, err, errlen) != 0)
+        if (provided(output, M, N, K, a, b, hi, lo, ahi, alo, cpu, err, errlen) != 0)
             return -1;
-    } else
-        cpu(M, N, K, a, b, hi, lo, absum);
-    /* one representation of S for the bound code, whichever path gave it */
+    } else {
+        float *aa = abs_copy(a, (size_t)M * (size_t)K), *ab = abs_copy(b, (size_t)K * (size_t)N);
+        if (!aa || !ab) {
+            free(aa);
+            free(ab);
+            snprintf(err, errlen, "gemm %s: out of memory for the |x| copies", output);
+            return -1;
+        }
+        cpu(M, N, K, a, b, hi, lo);
+        cpu(M, N, K, aa, ab, ahi, alo);
+        free(aa);
+        free(ab);
+    }
+    /* one representation of each sum for the bound code, whichever path gave it */
     double t = tp_timing_start();
     tp_gemm_exact_normalize((size_t)M * (size_t)N, hi, lo);
+    tp_gemm_exact_normalize((size_t)M * (size_t)N, ahi, alo);
     tp_timing_end(t, "gemm %s: exact sums normalized", output);
     return 0;
 }

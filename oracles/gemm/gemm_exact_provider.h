@@ -29,13 +29,13 @@ typedef struct tp_gemm_exact_provider {
     const char *name;      /* "cuda" */
     const char *algorithm; /* one sentence: how it computes the sums */
     /* For the row-major M x K matrix a and K x N matrix b of binary16
-     * values widened to float: hi[i*N+j] + lo[i*N+j] = sum_k a[i*K+k] *
-     * b[k*N+j] exactly, as the normalized double-double (hi = RN(S), lo =
-     * S - hi), and absum[i*N+j] = the double tp_gemm_abs gives (k in order,
-     * each |a b| added with one rounding to nearest). 0, or -1 with one
-     * line in err. */
-    int (*sums)(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *absum,
-                char *err, size_t errlen);
+     * values widened to float, both sums the bound takes, in one pass:
+     * hi[i*N+j] + lo[i*N+j] = S = sum_k a[i*K+k] * b[k*N+j] and ahi[i*N+j]
+     * + alo[i*N+j] = A = sum_k |a[i*K+k] * b[k*N+j]|, exactly, each as the
+     * normalized double-double (hi = RN(S), lo = S - hi). 0, or -1 with
+     * one line in err. */
+    int (*sums)(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *ahi,
+                double *alo, char *err, size_t errlen);
     /* The device the last sums ran on, for the record. */
     const char *(*device)(void);
 } tp_gemm_exact_provider;
@@ -49,22 +49,24 @@ const tp_gemm_exact_provider *tp_gemm_exact_provider_get(void);
  * (time and pid). Reported with every cross-check. */
 uint64_t tp_gemm_cross_check_seed(void);
 
-/* op gemm's CPU path: hi + lo = the exact sum (any exact pair), absum =
- * sum|a b| as tp_gemm_abs gives it, for all M*N elements. */
-typedef void (*tp_gemm_cpu_fn)(int M, int N, int K, const float *a, const float *b, double *hi, double *lo,
-                               double *absum);
+/* op gemm's CPU path: hi + lo = the exact sum (any exact pair) for all
+ * M*N elements. */
+typedef void (*tp_gemm_cpu_fn)(int M, int N, int K, const float *a, const float *b, double *hi, double *lo);
 
-/* The hook op_gemm.c calls for its exact sums. With no provider set: cpu
- * for all elements. With one: the provider for all elements, then a
- * sample cross-checked against cpu on those elements (the four corners
- * and TP_GEMM_CROSS_CHECK_MIN distinct others, or every element when
- * there are at most that many; seed tp_gemm_cross_check_seed()), logged
- * for the output named (oracles/common/tp_exact_log.h). Either way the
- * pairs end normalized (tp_gemm_exact_normalize). 0, or -1 with err set
- * when the provider fails or any sampled element differs in hi, lo or
- * absum (err names the first: output[i, j], both values). */
+/* The hook op_gemm.c calls for its exact sums S (hi + lo) and A (ahi +
+ * alo) of a and b. With no provider set: cpu on a, b and on their |x|
+ * copies. With one: the provider for all elements, then a sample
+ * cross-checked against cpu on those elements (the four corners and
+ * TP_GEMM_CROSS_CHECK_MIN distinct others, or every element when there
+ * are at most that many; seed tp_gemm_cross_check_seed()), logged as two
+ * entries (oracles/common/tp_exact_log.h): the output named for S and
+ * OUTPUT.abs_sum for A, the one call's time in both. Either way the pairs
+ * end normalized (tp_gemm_exact_normalize). 0, or -1 with err set when the
+ * provider fails or any sampled element differs in either pair (err names
+ * the first in sample order: output[i, j] or output.abs_sum[i, j], both
+ * values). */
 int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, const float *b, double *hi,
-                       double *lo, double *absum, tp_gemm_cpu_fn cpu, char *err, size_t errlen);
+                       double *lo, double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen);
 
 /* hi[i], lo[i] <- the normalized double-double of hi[i] + lo[i] (TwoSum:
  * exact, hi = RN(hi + lo)). Applied to the CPU path's split-double pairs,

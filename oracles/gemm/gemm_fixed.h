@@ -26,10 +26,10 @@
  *    The pair is unique, so any exact method that normalizes gives the
  *    same two doubles (oracles/gemm/gemm_exact_provider.c normalizes the
  *    CPU path's pair to compare).
- *  - sum |a b| is accumulated as the CPU path does it (tp_gemm_abs: one
- *    double per element, k = 0 .. K-1 in order, each exact product's
- *    magnitude added with one rounding to nearest), so it is the same
- *    double, bit for bit. */
+ *  - the sum of magnitudes A = sum |a b| (what the admitted interval's
+ *    bound takes) goes the same way in a second accumulator, in the same
+ *    pass: its terms |pm| * 2^s are integers below 2^80 too, so A < 2^96
+ *    is exact, and it leaves as its own normalized double-double. */
 #ifndef TP_GEMM_FIXED_H
 #define TP_GEMM_FIXED_H
 
@@ -103,24 +103,14 @@ TP_FX void tp_fx_add(tp_fx128 *acc, int32_t pm, int s)
 }
 
 /* One multiply-accumulate of two binary16 values, given unpacked (mant,
- * exp of tp_fx_pack), into the exact sum and into the running sum of
- * magnitudes (the CPU path's order and rounding: absum = RN(absum + |a b|),
- * the product exact). */
-TP_FX void tp_fx_mac(tp_fx128 *acc, double *absum, int32_t ma, int ea, int32_t mb, int eb)
+ * exp of tp_fx_pack): the product into the exact sum acc and its
+ * magnitude into the exact sum of magnitudes aacc. */
+TP_FX void tp_fx_mac(tp_fx128 *acc, tp_fx128 *aacc, int32_t ma, int ea, int32_t mb, int eb)
 {
     int32_t pm = ma * mb;
     int s = ea + eb;
     tp_fx_add(acc, pm, s);
-    /* |a b| = |pm| * 2^(s - 48), the power of two built from its bits */
-    uint64_t scale_bits = (uint64_t)(s - 48 + 1023) << 52;
-    double scale;
-#ifdef __CUDA_ARCH__
-    scale = __longlong_as_double((long long)scale_bits);
-    *absum = __dadd_rn(*absum, __dmul_rn((double)(pm < 0 ? -pm : pm), scale));
-#else
-    memcpy(&scale, &scale_bits, sizeof scale);
-    *absum = *absum + (double)(pm < 0 ? -pm : pm) * scale;
-#endif
+    tp_fx_add(aacc, pm < 0 ? -pm : pm, s);
 }
 
 TP_FX int tp_fx_clz64(uint64_t x)
