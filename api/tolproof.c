@@ -5,6 +5,8 @@
 #include "api/tolproof.h"
 
 #include "cli/tp_check_tensors.h"
+#include "cli/tp_device_provider.h"
+#include "oracles/gemm/gemm_exact_provider.h"
 
 #include <dlfcn.h>
 #include <jansson.h>
@@ -37,6 +39,42 @@ API const char *tolproof_plans_dir(void)
 }
 
 API void tolproof_free(char *p) { free(p); }
+
+API int tolproof_gpu_exact(int on, const char *lib_path, char **err)
+{
+    /* the provider once loaded, and the library it came from */
+    static const tp_gemm_exact_provider *loaded;
+    static char loaded_from[4200];
+    if (err)
+        *err = NULL;
+    if (!on) {
+        tp_gemm_exact_provider_set(NULL);
+        return 0;
+    }
+    char path[4200], why[1200] = "";
+    const char *env = getenv("TP_GEMM_CUDA_LIB");
+    if (lib_path)
+        snprintf(path, sizeof path, "%s", lib_path);
+    else if (env && *env)
+        snprintf(path, sizeof path, "%s", env);
+    else {
+        const char *dir = tolproof_plans_dir(); /* DIR/gen: the library's folder */
+        snprintf(path, sizeof path, "%.*s/libtp_gemm_cuda.so", (int)(strlen(dir) - 4), dir);
+    }
+    if (loaded && strcmp(path, loaded_from) == 0) {
+        tp_gemm_exact_provider_set(loaded);
+        return 0;
+    }
+    tp_gemm_exact_provider_set(NULL);
+    if (tp_device_provider_load_path(path, why, sizeof why) != 0) {
+        if (err)
+            *err = strdup(why);
+        return 2;
+    }
+    loaded = tp_gemm_exact_provider_get();
+    snprintf(loaded_from, sizeof loaded_from, "%s", path);
+    return 0;
+}
 
 /* A memory tensor's shape as the request holds it; refused (2) with the
  * reason in r->err when it cannot be one. */

@@ -48,6 +48,18 @@ int tolproof_check(const char *contract, const char *plans_dir, const char *back
                    int ntensors, const char *const *model, int nmodel, const char *const *dims, int ndims, char **json,
                    char **text);
 
+/* Where op gemm's exact sums are computed in the tolproof_check calls of
+ * this process that follow: on the GPU (on != 0), as `tolproof check
+ * --device` does, or on the CPU (on == 0, the default). The GPU exact
+ * provider is lib_path when not NULL, else $TP_GEMM_CUDA_LIB, else
+ * libtp_gemm_cuda.so beside this library; it is loaded and its GPU probed
+ * once, and stays loaded. Returns 0, or 2 with the one-line reason in
+ * *err (when err is not NULL; free it with tolproof_free): the library
+ * missing or not the provider, or no GPU; the CPU path is then in use.
+ * Other ops compute on the CPU either way; a result whose sums came from
+ * the GPU has the field exact_provider. */
+int tolproof_gpu_exact(int on, const char *lib_path, char **err);
+
 /* Frees a string tolproof_check returned. */
 void tolproof_free(char *p);
 

@@ -188,7 +188,9 @@ static int apply_models(tp_check_request *a, tp_value *model, json_t *overrides)
 /* Reads one file and matches it to its tensor's dtype and rank; index
  * files are converted between i32 and i64 when every value fits, because
  * PyTorch writes int64 indices and the kernels here take int32. */
-static int read_given(tp_check_request *a, tp_given *g, const tp_plan_tensor *t)
+/* hash_rc: tp_sha256_file's result for g->path, computed beforehand (the
+ * files are hashed in parallel, then read in order). */
+static int read_given(tp_check_request *a, tp_given *g, const tp_plan_tensor *t, int hash_rc)
 {
     char inner[800], want[200];
     tp_dtype pd = t->dtype;
@@ -198,10 +200,8 @@ static int read_given(tp_check_request *a, tp_given *g, const tp_plan_tensor *t)
         if (tp_npy_read(g->path, &g->dt, &g->rank, g->shape, &g->data, inner, sizeof inner) != 0)
             return tp_check_refuse(a, "%s %s: %s; the contract's %s is %s with shape %s", g->kind, g->name, inner, g->name,
                           npy_descr(pd), want);
-        double t = tp_timing_start();
-        if (tp_sha256_file(g->path, g->sha) != 0)
+        if (hash_rc != 0)
             return tp_check_refuse(a, "%s %s: %s: cannot read it again for its checksum", g->kind, g->name, g->path);
-        tp_timing_end(t, "%s %s: %s hashed (SHA-256)", g->kind, g->name, g->path);
         for (int d = 0; d < g->rank; d++)
             numel *= g->shape[d];
     } else {
@@ -549,11 +549,22 @@ int tp_check_tensors(tp_check_request *a, json_t **result)
             goto out;
         }
     }
+    /* Each file's SHA-256 is a second pass over it: all of them at once
+     * (one after the other, three 32 MiB files took 0.08 s on the GPU
+     * host), then the reads in order, so the first bad file is the one
+     * refused. A file that cannot be hashed is refused after its read. */
+    int hash_rc[TP_CHECK_MAX_GIVEN] = {0};
+    double t_hash = tp_timing_start();
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int i = 0; i < a->ng; i++)
+        if (a->g[i].path)
+            hash_rc[i] = tp_sha256_file(a->g[i].path, a->g[i].sha);
+    tp_timing_end(t_hash, "files hashed (SHA-256, in parallel)");
     for (int i = 0; i < a->ng; i++) {
         double t = tp_timing_start();
-        if (read_given(a, &a->g[i], plan_tensor(plan, a->g[i].name)) != 0)
+        if (read_given(a, &a->g[i], plan_tensor(plan, a->g[i].name), hash_rc[i]) != 0)
             goto out;
-        tp_timing_end(t, "%s %s read, hashed and converted", a->g[i].kind, a->g[i].name);
+        tp_timing_end(t, "%s %s read and converted", a->g[i].kind, a->g[i].name);
     }
     if (bind_dims(a, plan, one.dims) != 0)
         goto out;

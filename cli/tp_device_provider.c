@@ -21,6 +21,11 @@ int tp_device_provider_load(const char *argv0, char *err, size_t errlen)
         snprintf(path, sizeof path, "%.*s/libtp_gemm_cuda.so", (int)(slash - argv0), argv0);
     else
         snprintf(path, sizeof path, "./libtp_gemm_cuda.so");
+    return tp_device_provider_load_path(path, err, errlen);
+}
+
+int tp_device_provider_load_path(const char *path, char *err, size_t errlen)
+{
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *why = dlerror();

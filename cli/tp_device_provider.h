@@ -13,4 +13,7 @@
  * for op gemm (tp_gemm_exact_provider_set) and 0 returned; else -1 and one
  * line in err: the library missing or unloadable, or no GPU. */
 int tp_device_provider_load(const char *argv0, char *err, size_t errlen);
+
+/* The same for the library at path (no lookup). */
+int tp_device_provider_load_path(const char *path, char *err, size_t errlen);
 #endif

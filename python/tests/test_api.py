@@ -304,6 +304,33 @@ def test_errors_of_memory_only(fixtures):
     assert issubclass(tolproof.ContractError, ValueError)
 
 
+def test_gemm_sums_on_the_device(fixtures, monkeypatch):
+    """device=True: op gemm's exact sums from the GPU exact provider, as
+    `tolproof check --device` (here build/tests/libtp_gemm_emulated.so runs
+    the GPU's arithmetic on the host): the CPU path's result plus
+    exact_provider for C and C.abs_sum; device=False goes back to the CPU
+    path; a missing library is DeviceError, and the CPU path stays usable."""
+    d = os.path.join(fixtures, "gemm_fwd")
+    A, B, C = (np.load(os.path.join(d, f)) for f in ("A.npy", "B.npy", "C.npy"))
+    args = dict(inputs={"A": A, "B": B}, outputs={"C": C})
+    cpu = tolproof.check("gemm_fwd", **args)
+    monkeypatch.setenv("TP_GEMM_CUDA_LIB", os.path.join(ROOT, "build", "tests", "libtp_gemm_emulated.so"))
+    dev = tolproof.check("gemm_fwd", device=True, **args)
+    raw = dict(dev.raw)
+    xp = raw.pop("exact_provider")
+    assert sorted(xp) == ["C", "C.abs_sum"], xp
+    for x in xp.values():
+        assert x["provider"] == "emulated" and x["elements"] == C.size, x
+        assert x["cross_check"]["sampled"] == min(C.size, 1004) and x["cross_check"]["disagreements"] == 0, x
+    assert raw == cpu.raw
+    assert "exact_provider" not in tolproof.check("gemm_fwd", **args).raw
+    monkeypatch.setenv("TP_GEMM_CUDA_LIB", "/nonexistent/libtp_gemm_cuda.so")
+    with pytest.raises(tolproof.DeviceError, match="^--device: cannot load the GPU exact provider /nonexistent/"):
+        tolproof.check("gemm_fwd", device=True, **args)
+    assert "exact_provider" not in tolproof.check("gemm_fwd", **args).raw
+    assert issubclass(tolproof.DeviceError, RuntimeError)
+
+
 def test_library_exports_only_the_api():
     """build/libtolproof.so exports tolproof_* only (api/tolproof.map) and
     needs no shared library beyond these (MPFI and OpenSSL are linked in):
@@ -313,7 +340,8 @@ def test_library_exports_only_the_api():
     lib = os.path.join(ROOT, "build", "libtolproof.so")
     syms = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
     names = sorted(line.split()[-1].split("@")[0] for line in syms.splitlines() if line.split()[1] in "TDBR")
-    assert names == ["tolproof_api_version", "tolproof_check", "tolproof_free", "tolproof_plans_dir"], names
+    assert names == ["tolproof_api_version", "tolproof_check", "tolproof_free", "tolproof_gpu_exact",
+                     "tolproof_plans_dir"], names
     dyn = subprocess.run(["readelf", "-d", lib], capture_output=True, text=True, check=True).stdout
     needed = sorted(line.split("[")[1].rstrip("]") for line in dyn.splitlines() if "(NEEDED)" in line)
     allowed = {"libc.so.6", "libm.so.6", "libmpfr.so.6", "libgmp.so.10", "libjansson.so.4", "libgomp.so.1"}

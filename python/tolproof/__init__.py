@@ -17,7 +17,7 @@ from ._arrays import Tensors
 from ._result import Element, Output, Result, Statement
 
 __version__ = "0.1.0"
-__all__ = ["check", "ContractError", "Result", "Output", "Element", "Statement", "contracts", "plans_dir"]
+__all__ = ["check", "ContractError", "DeviceError", "Result", "Output", "Element", "Statement", "contracts", "plans_dir"]
 
 
 class ContractError(ValueError):
@@ -30,6 +30,13 @@ class ContractError(ValueError):
         super().__init__(message)
         self.message = message
         self.json = json_text
+
+
+class DeviceError(RuntimeError):
+    """check(..., device=True) cannot use the GPU exact provider: the
+    library libtp_gemm_cuda.so is missing (it is built by nvcc: `ninja
+    gpu_provider`) or is not the provider, or there is no GPU. str(e) is
+    the line `tolproof check --device` prints."""
 
 
 # Callables told the JSON text of every check, refusals included (the
@@ -81,7 +88,8 @@ def contracts(directory=None):
     return sorted(n[: -len(".plan.json")] for n in names if n.endswith(".plan.json"))
 
 
-def check(contract, inputs=None, outputs=None, model=None, initial=None, dims=None, backend="cuda", plans=None):
+def check(contract, inputs=None, outputs=None, model=None, initial=None, dims=None, backend="cuda", plans=None,
+          device=False):
     """Checks outputs against a contract's operation and numeric model,
     element by element, as `tolproof check` does.
 
@@ -95,6 +103,12 @@ def check(contract, inputs=None, outputs=None, model=None, initial=None, dims=No
     dims      {name: int} a dim that no given tensor's shape fixes
     backend   "cuda" or "hip": whose documented device-function ulp bounds apply
     plans     where contract names are looked up (default plans_dir())
+    device    True: the exact sums of GEMMs (op gemm) on the GPU, as `tolproof
+              check --device` (libtp_gemm_cuda.so beside the library, or
+              $TP_GEMM_CUDA_LIB); a seeded sample is cross-checked against
+              the CPU path, and the result gains exact_provider. Other ops
+              compute on the CPU. Raises DeviceError without the library or
+              a GPU.
 
     Returns a Result (verdict, per output the counts, largest err/bound and
     ulp error, worst elements and first violations, the claim audit,
@@ -105,8 +119,11 @@ def check(contract, inputs=None, outputs=None, model=None, initial=None, dims=No
         for name, value in (group or {}).items():
             t.add(kind, name, value)
     dim_args = ["%s=%s" % (k, v) for k, v in (dims or {}).items()]
-    status, json_text, text = _native.check(os.fspath(contract), os.fspath(plans) if plans else None, backend,
-                                            t.structs, _model_args(model), dim_args)
+    try:
+        status, json_text, text = _native.check(os.fspath(contract), os.fspath(plans) if plans else None, backend,
+                                                t.structs, _model_args(model), dim_args, device=device)
+    except _native.DeviceUnavailable as e:
+        raise DeviceError(str(e)) from None
     _tell(json_text)
     if status == 2:
         raise ContractError(text, json_text)

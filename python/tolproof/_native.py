@@ -1,5 +1,5 @@
 """The C API (api/tolproof.h) through ctypes: build/libtolproof.so, the
-objects of `tolproof check` behind five exported functions. Nothing of the
+objects of `tolproof check` behind six exported functions. Nothing of the
 checker is in Python; this module only finds the library and declares its
 signatures."""
 import ctypes
@@ -63,6 +63,8 @@ def library():
     lib.tolproof_plans_dir.argtypes = []
     lib.tolproof_free.restype = None
     lib.tolproof_free.argtypes = [ctypes.c_void_p]
+    lib.tolproof_gpu_exact.restype = ctypes.c_int
+    lib.tolproof_gpu_exact.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     lib.tolproof_check.restype = ctypes.c_int
     lib.tolproof_check.argtypes = [
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
@@ -81,15 +83,26 @@ def _strings(items):
     return arr, len(items)
 
 
-def check(contract, plans_dir, backend, tensors, model, dims):
+class DeviceUnavailable(Exception):
+    """tolproof_gpu_exact refused: its one-line reason."""
+
+
+def check(contract, plans_dir, backend, tensors, model, dims, device=False):
     """tolproof_check: (status, json text, summary text). tensors is a list
-    of Tensor structures whose memory the caller keeps alive."""
+    of Tensor structures whose memory the caller keeps alive. device: op
+    gemm's exact sums on the GPU (tolproof_gpu_exact), set for this call
+    under the same lock; DeviceUnavailable when that is refused."""
     lib = library()
     arr = (Tensor * max(len(tensors), 1))(*tensors)
     m, nm = _strings(model)
     d, nd = _strings(dims)
     js, tx = ctypes.c_void_p(), ctypes.c_void_p()
     with _lock:
+        why = ctypes.c_void_p()
+        if lib.tolproof_gpu_exact(1 if device else 0, None, ctypes.byref(why)) != 0:
+            reason = ctypes.string_at(why.value).decode() if why.value else "tolproof_gpu_exact failed"
+            lib.tolproof_free(why)
+            raise DeviceUnavailable(reason)
         rc = lib.tolproof_check(contract.encode(), plans_dir.encode() if plans_dir else None,
                                 backend.encode() if backend else None, arr, len(tensors), m, nm, d, nd,
                                 ctypes.byref(js), ctypes.byref(tx))
