@@ -37,11 +37,12 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 
 import numpy as np
+
+from bench_common import cpu_name, timed_check
 
 
 def parse_size(s):
@@ -71,28 +72,10 @@ def make_inputs(work, M, N, K, seed=1):
 
 
 def run_check(tolproof, paths, threads, json_out, device=False, timings=False):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     cmd = [tolproof, "check", "--contract", "gemm_fwd", "--input", f"A={paths['A']}", "--input",
            f"B={paths['B']}", "--output", f"C={paths['C']}", "--json", json_out] + (["--device"] if device else []) + \
         (["--timings"] if timings else [])
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read().decode(errors="replace").strip()
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    phases = [line for line in err.splitlines() if line.startswith("tolproof: timing: ")]
-    err = "\n".join(line for line in err.splitlines() if not line.startswith("tolproof: timing: "))
-    p.stderr.close()
-    p.returncode = os.waitstatus_to_exitcode(status)
-    verdict = None
-    try:
-        with open(json_out) as f:
-            verdict = json.load(f).get("verdict")
-    except (OSError, ValueError):
-        pass
-    return {"threads": threads, "wall_s": wall, "user_s": ru.ru_utime, "sys_s": ru.ru_stime,
-            "peak_rss_mib": ru.ru_maxrss / 1024.0, "exit": p.returncode, "verdict": verdict,
-            "stderr": err[-400:] if err else "", "command": " ".join(cmd), "timings": phases}
+    return timed_check(cmd, threads, json_out)
 
 
 def baseline(paths, reps):
@@ -112,17 +95,6 @@ def baseline(paths, reps):
         if r > 0 and (best is None or dt < best):
             best = dt
     return {"seconds": best, "allclose": ok, "device": torch.cuda.get_device_name()}
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main():

@@ -234,8 +234,7 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
     return bad ? -1 : 0;
 }
 
-/* |x| of every element, in parallel. */
-static float *abs_copy(const float *x, size_t n)
+float *tp_gemm_abs_copy(const float *x, size_t n)
 {
     float *y = malloc(n * sizeof *y + 1);
     if (y) {
@@ -253,7 +252,7 @@ int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, 
         if (provided(output, M, N, K, a, b, hi, lo, ahi, alo, cpu, err, errlen) != 0)
             return -1;
     } else {
-        float *aa = abs_copy(a, (size_t)M * (size_t)K), *ab = abs_copy(b, (size_t)K * (size_t)N);
+        float *aa = tp_gemm_abs_copy(a, (size_t)M * (size_t)K), *ab = tp_gemm_abs_copy(b, (size_t)K * (size_t)N);
         if (!aa || !ab) {
             free(aa);
             free(ab);

@@ -68,6 +68,10 @@ typedef void (*tp_gemm_cpu_fn)(int M, int N, int K, const float *a, const float 
 int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, const float *b, double *hi,
                        double *lo, double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen);
 
+/* A malloc'd copy of x with every element |x| (in parallel), or NULL: the
+ * sum of |products| sum_k |a_k||b_k| is then an exact GEMM of its own. */
+float *tp_gemm_abs_copy(const float *x, size_t n);
+
 /* hi[i], lo[i] <- the normalized double-double of hi[i] + lo[i] (TwoSum:
  * exact, hi = RN(hi + lo)). Applied to the CPU path's split-double pairs,
  * so that the bound code sees the same two doubles whichever way S was

@@ -191,19 +191,6 @@ static void admitted(const tp_format *out, int64_t n, int K, int faith, const do
     }
 }
 
-/* |x| of every element: the abs sum sum_k |a_k||b_k| = sum_k |a_k b_k| is
- * then an exact GEMM of its own (no rounding to account for). */
-static float *abs_copy(const float *x, size_t n)
-{
-    float *y = malloc(n * sizeof *y + 1);
-    if (y) {
-#pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < n; i++)
-            y[i] = fabsf(x[i]);
-    }
-    return y;
-}
-
 /* The CPU path as the provider's cross-check sees it (tp_gemm_cpu_fn):
  * exact sums hi + lo for every element. A chunk pair off gemm_long.c's
  * grid (a changed gemm.c, never seen) yields NaN, which no provider value
@@ -337,7 +324,7 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
      * ref. */
     int w = panel_width(N, K);
     float *b = widen_panels(B, tb, K, N, w);
-    float *ab = b ? abs_copy(b, (size_t)K * (size_t)N) : NULL;
+    float *ab = b ? tp_gemm_abs_copy(b, (size_t)K * (size_t)N) : NULL;
     int rc = b && ab ? 0 : -1, offgrid = 0;
     const int mode = fegetround(); /* tp_op_reference's: to nearest */
 #pragma omp parallel
