@@ -3,6 +3,8 @@
 
 #include "oracles/gemm/gemm_exact_provider.h"
 
+#include "core/tp_timings.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,10 @@ int tp_device_provider_load_path(const char *path, char *err, size_t errlen)
         dlclose(lib);
         return -1;
     }
+    /* its own phases under --timings (a library without the hook has none) */
+    void (*timings)(int) = (void (*)(int))dlsym(lib, "tp_gemm_exact_cuda_timings");
+    if (timings)
+        timings(tp_timings_on());
     tp_gemm_exact_provider_set(p); /* the library stays loaded for the process */
     return 0;
 }

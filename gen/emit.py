@@ -113,7 +113,7 @@ def render_ninja(contracts, plans, backends):
                     f"build {exe}: tp_{'nvcc' if b == 'cuda' else 'hipcc'} {src} | "
                     f"$lib_a harness/tp_hip.h harness/tp_gpu.h harness/tp_device.h harness/tp_harness.h "
                     f"core/tp_plan.h core/tp_tensor.h core/tp_value.h core/tp_op.h core/tp_dtype.h "
-                    f"oracles/gemm/gemm_exact_cuda.cu oracles/gemm/gemm_fixed.h oracles/gemm/gemm_exact_provider.h "
+                    f"oracles/gemm/gemm_exact_cuda.cu oracles/gemm/gemm_fixed.h oracles/gemm/gemm_split.h oracles/gemm/gemm_exact_provider.h "
                     f"{ksrc} gen/tpgen.py gen/steps.py",
                     f"  contract = {name}",
                 ]

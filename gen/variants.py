@@ -248,7 +248,7 @@ def render_variants_ninja(paths, plans, have_nvcc, gpu_at_configure):
             lines += [
                 f"build {exe}: tp_nvcc {src} | $lib_a harness/tp_hip.h harness/tp_gpu.h harness/tp_device.h "
                 f"harness/tp_harness.h core/tp_plan.h core/tp_tensor.h core/tp_value.h core/tp_op.h core/tp_dtype.h "
-                f"oracles/gemm/gemm_exact_cuda.cu oracles/gemm/gemm_fixed.h oracles/gemm/gemm_exact_provider.h "
+                f"oracles/gemm/gemm_exact_cuda.cu oracles/gemm/gemm_fixed.h oracles/gemm/gemm_split.h oracles/gemm/gemm_exact_provider.h "
                 f"{path} gen/tpgen.py gen/steps.py",
                 f"  contract = {name}",
             ]

@@ -1,6 +1,7 @@
 /* A host exact provider for op gemm (oracles/gemm/gemm_exact_provider.h)
- * with the GPU's arithmetic, oracles/gemm/gemm_fixed.h, element by element
- * in the kernel's order: the GPU path without a GPU, for
+ * with the GPU's arithmetic, oracles/gemm/gemm_split.h within chunks and
+ * oracles/gemm/gemm_fixed.h across them, element by element in the
+ * kernel's order: the GPU path without a GPU, for
  * tests/test_gemm_fixed.c and tests/tool_emulate.c (--exact-provider).
  * fixed_provider_wrong_at >= 0 makes that element wrong by 2^-48 (lo, or
  * alo with fixed_provider_wrong_abs), to show that the cross-check catches
@@ -9,26 +10,31 @@
 #define TESTS_FIXED_PROVIDER_H
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/gemm/gemm_fixed.h"
+#include "oracles/gemm/gemm_split.h"
 
 #include <math.h>
 #include <stddef.h>
 
 static long fixed_provider_wrong_at = -1;
 
-/* The kernel's arithmetic for one element, k = 0 .. K-1: S = hi + lo and
- * A = ahi + alo (sum of |products|). */
+/* The kernel's arithmetic for one element, k = 0 .. K-1 in chunks of
+ * TP_SD_K_CHUNK: S = hi + lo and A = ahi + alo (sum of |products|); NaN
+ * where the kernel would fail the call. */
 static inline void fixed_element(int K, const float *a, const float *b, int N, int j, double *hi, double *lo,
                                  double *ahi, double *alo)
 {
     tp_fx128 acc = {0, 0}, aacc = {0, 0};
-    for (int k = 0; k < K; k++) {
-        int32_t pa = tp_fx_pack(a[k]), pb = tp_fx_pack(b[(size_t)k * N + j]);
-        tp_fx_mac(&acc, &aacc, tp_fx_mant(pa), tp_fx_exp(pa), tp_fx_mant(pb), tp_fx_exp(pb));
+    int bad = 0;
+    int chunks = K ? (K + TP_SD_K_CHUNK - 1) / TP_SD_K_CHUNK : 1;
+    for (int c = 0, k0 = 0; c < chunks; c++, k0 += TP_SD_K_CHUNK) {
+        tp_sd_acc s = {0.0, 0.0, 0.0, 0.0};
+        for (int k = k0; k < K && k < k0 + TP_SD_K_CHUNK; k++)
+            tp_sd_mac(&s, (double)a[k], (double)b[(size_t)k * N + j]);
+        bad |= tp_fx_add_double(&acc, s.hi) | tp_fx_add_double(&acc, s.lo) | tp_fx_add_double(&aacc, s.ahi) |
+               tp_fx_add_double(&aacc, s.alo);
     }
-    if (tp_fx_to_dd(acc, hi, lo) != 0)
-        *hi = *lo = NAN;
-    if (tp_fx_to_dd(aacc, ahi, alo) != 0)
-        *ahi = *alo = NAN;
+    if (bad || tp_fx_to_dd(acc, hi, lo) != 0 || tp_fx_to_dd(aacc, ahi, alo) != 0)
+        *hi = *lo = *ahi = *alo = NAN;
 }
 
 /* fixed_provider_wrong_abs: the wrong element is wrong in A instead of S. */
@@ -52,6 +58,6 @@ static int fixed_provider_sums(int M, int N, int K, const float *a, const float 
 static const char *fixed_provider_device(void) { return "host emulation"; }
 
 static const tp_gemm_exact_provider fixed_provider = {
-    "emulated", "oracles/gemm/gemm_fixed.h on the host (a test of the GPU path without a GPU)", fixed_provider_sums,
+    "emulated", "oracles/gemm/gemm_split.h and gemm_fixed.h on the host (a test of the GPU path without a GPU)", fixed_provider_sums,
     fixed_provider_device};
 #endif

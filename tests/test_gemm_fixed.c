@@ -1,15 +1,18 @@
 /* Checks the GPU exact reference's arithmetic on the host, and the exact
  * provider hook of op "gemm" (oracles/gemm/gemm_exact_provider.h).
- *  - tp_fx_pack on every finite binary16 value;
- *  - oracles/gemm/gemm_fixed.h is the very code the CUDA kernel runs
- *    (__host__ __device__); here it runs in the kernel's per-element order
- *    (k = 0 .. K-1) and must give, bit for bit, the CPU path's exact sum
+ *  - tp_sd_mac's split of every finite binary16 value times a set of
+ *    others (exact: t + d = p, |t| + e = |p|, t on the grid of 2^-8);
+ *  - tp_fx_add_double's refusals (off the grid of 2^-48, 2^75, NaN, inf);
+ *  - oracles/gemm/gemm_split.h and gemm_fixed.h are the very code the CUDA
+ *    kernel runs (__host__ __device__); here they run in the kernel's
+ *    per-element order (k = 0 .. K-1 in chunks of 8192) and must give, bit
+ *    for bit, the CPU path's exact sum
  *    (tp_gemm_exact, normalized by TwoSum) and its exact sum of |products|,
  *    on adversarial inputs: every binade (subnormals to 65504), products
  *    near 2^32 summed to nearly 2^45 at K = 8192, cancellations leaving a
  *    sum of 2^-48, ties of the double-double rounding, lone signs;
- *  - the 128-bit accumulator at K = 65536 (beyond the CPU path's 8192)
- *    against __int128 and MPFR;
+ *  - eight chunks combined at K = 65536 (beyond one chunk) against
+ *    __int128 and MPFR;
  *  - the hook: an emulated provider gives the same admitted intervals as
  *    the CPU path, its sample cross-check is logged (size, seed,
  *    disagreements), and a provider wrong in one element is an error naming
@@ -22,6 +25,7 @@
 #include "oracles/common/tp_exact_log.h"
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/gemm/gemm_fixed.h"
+#include "oracles/gemm/gemm_split.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "tests/case_tensor.h"
 #include "tests/fixed_provider.h"
@@ -40,7 +44,7 @@ static uint64_t rnd(void) { return tp_test_splitmix64(&rng_state); }
 
 static float wide_value(void) { return tp_test_finite_f16(&rng_state); }
 
-/* Every element of A (MxK) B (KxN) through gemm_fixed.h against the CPU
+/* Every element of A (MxK) B (KxN) through the GPU's arithmetic against the CPU
  * path (tp_gemm_exact on A, B and on |A|, |B|, normalized): the count of
  * elements that differ in S or in the sum of |products|. */
 static long compare_with_cpu(int M, int N, int K, const float *a, const float *b)
@@ -88,7 +92,7 @@ static void shape_test(const char *what, int M, int N, int K, float (*gen)(int i
         for (int j = 0; j < N; j++)
             b[(size_t)k * N + j] = gen(j, k, 1);
     long bad = compare_with_cpu(M, N, K, a, b);
-    tap_ok(bad == 0, "%s (%dx%dx%d): gemm_fixed.h equals the CPU path bit for bit (%ld elements differ)", what, M, N,
+    tap_ok(bad == 0, "%s (%dx%dx%d): the GPU arithmetic equals the CPU path bit for bit (%ld elements differ)", what, M, N,
            K, bad);
     free(a);
     free(b);
@@ -117,78 +121,96 @@ static float g_subnormal(int i, int k, int which)
     return (float)tp_f16_to_double((uint16_t)((rnd() % 1024) | ((i + k) % 2 ? 0x8000 : 0)));
 }
 
-/* tp_fx_to_dd on hand-made sums (products pm * 2^s in units of 2^-48):
- * ties to even of the double-double, signs, the smallest unit. */
+/* tp_fx_to_dd on hand-made sums of parts (multiples of 2^-48): ties to
+ * even of the double-double, signs, the smallest unit. */
 static void tie_tests(void)
 {
     struct {
-        int32_t pm[3];
-        int s[3];
+        double part[3];
         double hi, lo;
         const char *what;
     } t[] = {
-        /* 2^78 + 2^25 units: half an ulp of 2^30 (2^-22), a tie: to even */
-        {{1 << 20, 1, 0}, {58, 25, 0}, 0x1p30, 0x1p-23, "2^30 + 2^-23 (a tie) rounds to even 2^30"},
-        {{1 << 20, 1, 1}, {58, 26, 25}, 0x1p30 + 0x1p-21, -0x1p-23, "2^30 + 3*2^-23 (a tie, odd) rounds up"},
-        {{-(1 << 20), -1, 0}, {58, 25, 0}, -0x1p30, -0x1p-23, "-(2^30 + 2^-23) rounds to even -2^30"},
-        {{1, 0, 0}, {0, 0, 0}, 0x1p-48, 0.0, "2^-48 is exact"},
-        {{1 << 20, -1, 0}, {58, 0, 0}, 0x1p30, -0x1p-48, "2^30 - 2^-48 rounds to 2^30, remainder -2^-48"},
-        {{3, 0, 0}, {50, 0, 0}, 0x3p2, 0.0, "3*2^2 has 2 significant bits: exact"},
-        {{-1, 1, 0}, {40, 40, 0}, 0.0, 0.0, "x - x is +0"},
+        {{0x1p30, 0x1p-23, 0}, 0x1p30, 0x1p-23, "2^30 + 2^-23 (a tie) rounds to even 2^30"},
+        {{0x1p30, 0x1p-22, 0x1p-23}, 0x1p30 + 0x1p-21, -0x1p-23, "2^30 + 3*2^-23 (a tie, odd) rounds up"},
+        {{-0x1p30, -0x1p-23, 0}, -0x1p30, -0x1p-23, "-(2^30 + 2^-23) rounds to even -2^30"},
+        {{0x1p-48, 0, 0}, 0x1p-48, 0.0, "2^-48 is exact"},
+        {{0x1p30, -0x1p-48, 0}, 0x1p30, -0x1p-48, "2^30 - 2^-48 rounds to 2^30, remainder -2^-48"},
+        {{0x3p2, 0, 0}, 0x3p2, 0.0, "3*2^2 has 2 significant bits: exact"},
+        {{-0x1p-8, 0x1p-8, 0}, 0.0, 0.0, "x - x is +0"},
+        {{0x1.fffffffffffffp45, 0x1.fffffffffffffp45, 0x1p-48}, 0x1.fffffffffffffp46, 0x1p-48,
+         "two parts near 2^46 and 2^-48 (beyond 53 bits)"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         tp_fx128 acc = {0, 0};
+        int rc = 0;
         for (int j = 0; j < 3; j++)
-            if (t[i].pm[j])
-                tp_fx_add(&acc, t[i].pm[j], t[i].s[j]);
+            rc |= tp_fx_add_double(&acc, t[i].part[j]);
         double hi = 1, lo = 1;
-        int rc = tp_fx_to_dd(acc, &hi, &lo);
+        rc |= tp_fx_to_dd(acc, &hi, &lo);
         tap_ok(rc == 0 && hi == t[i].hi && lo == t[i].lo && (signbit(hi) != 0) == (signbit(t[i].hi) != 0),
                "tp_fx_to_dd: %s (got %a + %a)", t[i].what, hi, lo);
     }
+    /* what no chunk of binary16 products gives is refused, the total unchanged */
+    static const struct {
+        double x;
+        const char *what;
+    } bad[] = {{0x1p-49, "2^-49 (off the grid)"},
+               {0x1.8p-48, "1.5 * 2^-48 (off the grid)"},
+               {0x1p75, "2^75 (too large)"},
+               {0x1p-1074, "the smallest subnormal"},
+               {INFINITY, "infinity"},
+               {NAN, "NaN"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tp_fx128 acc = {7, -3};
+        int rc = tp_fx_add_double(&acc, bad[i].x);
+        tap_ok(rc == -1 && acc.lo == 7 && acc.hi == -3, "tp_fx_add_double refuses %s", bad[i].what);
+    }
+    tp_fx128 acc = {0, 0};
+    tap_ok(tp_fx_add_double(&acc, 0x1.fffffffffffffp74) == 0 && acc.hi == (int64_t)0x07ffffffffffffc0LL && acc.lo == 0,
+           "tp_fx_add_double takes the largest double below 2^75 (2^123 - 2^70 units)");
 }
 
-/* K = 65536 products summed in the accumulator, against __int128 and the
- * double-double against MPFR. */
+/* K = 65536 products in eight chunks (the GPU's per-element order)
+ * against __int128 sums of the products, and the double-doubles against
+ * MPFR. */
 static void wide_k_test(const char *what, int K, int sign_mode)
 {
-    tp_fx128 acc = {0, 0}, aacc = {0, 0};
+    float *a = malloc((size_t)K * sizeof *a), *b = malloc((size_t)K * sizeof *b);
     __int128 ref = 0, aref = 0;
     for (int k = 0; k < K; k++) {
-        float a = sign_mode == 0 ? 65504.0f : wide_value(), b = sign_mode == 0 ? 65504.0f : wide_value();
+        a[k] = sign_mode == 0 ? 65504.0f : wide_value();
+        b[k] = sign_mode == 0 ? 65504.0f : wide_value();
         if (sign_mode == 2 && k % 2)
-            a = -a;
-        int32_t pa = tp_fx_pack(a), pb = tp_fx_pack(b);
-        tp_fx_mac(&acc, &aacc, tp_fx_mant(pa), tp_fx_exp(pa), tp_fx_mant(pb), tp_fx_exp(pb));
-        __int128 term = (__int128)((int64_t)tp_fx_mant(pa) * tp_fx_mant(pb)) << (tp_fx_exp(pa) + tp_fx_exp(pb));
+            a[k] = -a[k];
+        /* the product, exact as a double, times 2^48: an integer below 2^80 */
+        __int128 term = (__int128)ldexp((double)a[k] * (double)b[k], 48);
         ref += term;
         aref += term < 0 ? -term : term;
-        /* the product itself, as a double: exact */
-        double p = (double)a * (double)b;
-        __int128 pu = (__int128)ldexp(p, 48); /* |p| 2^48 < 2^80: ldexp exact, conversion exact */
-        if (pu != (__int128)((int64_t)tp_fx_mant(pa) * tp_fx_mant(pb)) << (tp_fx_exp(pa) + tp_fx_exp(pb))) {
-            tap_ok(0, "%s: the packed product of %a and %a is not their product", what, (double)a, (double)b);
-            return;
-        }
     }
-    int same = (uint64_t)ref == acc.lo && (int64_t)(ref >> 64) == acc.hi && (uint64_t)aref == aacc.lo &&
-               (int64_t)(aref >> 64) == aacc.hi;
-    mpfr_t x, h;
-    mpfr_inits2(256, x, h, (mpfr_ptr)0);
-    mpfr_set_si(x, (long)(int64_t)(ref >> 64), MPFR_RNDN);
-    mpfr_mul_2si(x, x, 64, MPFR_RNDN);
-    mpfr_add_ui(x, x, (unsigned long)(uint64_t)ref, MPFR_RNDN); /* exact at 256 bits */
-    mpfr_mul_2si(x, x, -48, MPFR_RNDN);
-    double want_hi = mpfr_get_d(x, MPFR_RNDN);
-    mpfr_sub_d(h, x, want_hi, MPFR_RNDN);
-    double want_lo = mpfr_get_d(h, MPFR_RNDN);
-    int lo_exact = mpfr_cmp_d(h, want_lo) == 0;
-    mpfr_clears(x, h, (mpfr_ptr)0);
-    double hi = 0, lo = 0;
-    int rc = tp_fx_to_dd(acc, &hi, &lo);
-    tap_ok(same && rc == 0 && hi == want_hi && lo == want_lo && lo_exact,
-           "%s, K = %d: 128-bit sums (of products and of |products|) equal __int128, double-double equals MPFR's RN and remainder (%a + %a)", what, K,
-           hi, lo);
+    double want[4];
+    int lo_exact = 1;
+    for (int e = 0; e < 2; e++) {
+        __int128 r = e ? aref : ref;
+        mpfr_t x, h;
+        mpfr_inits2(256, x, h, (mpfr_ptr)0);
+        mpfr_set_si(x, (long)(int64_t)(r >> 64), MPFR_RNDN);
+        mpfr_mul_2si(x, x, 64, MPFR_RNDN);
+        mpfr_add_ui(x, x, (unsigned long)(uint64_t)r, MPFR_RNDN); /* exact at 256 bits */
+        mpfr_mul_2si(x, x, -48, MPFR_RNDN);
+        want[2 * e] = mpfr_get_d(x, MPFR_RNDN);
+        mpfr_sub_d(h, x, want[2 * e], MPFR_RNDN);
+        want[2 * e + 1] = mpfr_get_d(h, MPFR_RNDN);
+        lo_exact &= mpfr_cmp_d(h, want[2 * e + 1]) == 0;
+        mpfr_clears(x, h, (mpfr_ptr)0);
+    }
+    double hi = 0, lo = 0, ahi = 0, alo = 0;
+    fixed_element(K, a, b, 1, 0, &hi, &lo, &ahi, &alo);
+    tap_ok(lo_exact && hi == want[0] && lo == want[1] && ahi == want[2] && alo == want[3],
+           "%s, K = %d: chunked sums (of products and of |products|) equal MPFR's RN and remainder of the __int128 "
+           "sums (%a + %a, abs %a + %a)",
+           what, K, hi, lo, ahi, alo);
+    free(a);
+    free(b);
 }
 
 /* A 2-input gemm case on the hand: A MxK, B KxN, C MxN (outputs zero). */
@@ -278,28 +300,39 @@ static void hook_tests(void)
     tp_value_free(model);
 }
 
-/* Every finite binary16 value packs to m * 2^(e - 24) with |m| < 2^11 and
- * 0 <= e <= 29, equal to it. */
-static void pack_all(void)
+/* One tp_sd_mac from zero, for every finite binary16 value a times each
+ * of a set of binary16 values b (signs, extremes, subnormals, ties of the
+ * split): exactly what gemm_split.h argues, checked in integers (units of
+ * 2^-48): t + d = p, |t| + e = |p|, t a multiple of 2^-8, |d| <= 2^-9. */
+static void split_all(void)
 {
-    long bad = 0;
+    static const double bs[] = {1.0,     -1.0,    65504.0, -65504.0, 0x1p-24, -0x1p-24, 0x1.ff8p-15,
+                                0x1p-14, 1.5,     -0x1.8p-9, 0x1.004p0, 0.0,    -0.0,     3.0};
+    long bad = 0, calls = 0;
     for (unsigned h = 0; h < 65536; h++) {
         if ((h & 0x7c00) == 0x7c00)
             continue;
-        double v = tp_f16_to_double((uint16_t)h);
-        int32_t p = tp_fx_pack((float)v), m = tp_fx_mant(p);
-        int e = tp_fx_exp(p);
-        if (ldexp((double)m, e - 24) != v || e < 0 || e > 29 || m <= -2048 || m >= 2048)
-            bad++;
+        double a = tp_f16_to_double((uint16_t)h);
+        for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) {
+            tp_sd_acc s = {0.0, 0.0, 0.0, 0.0};
+            tp_sd_mac(&s, a, bs[i]);
+            __int128 p = (__int128)ldexp(a * bs[i], 48), t = (__int128)ldexp(s.hi, 48),
+                     d = (__int128)ldexp(s.lo, 48), at = (__int128)ldexp(s.ahi, 48), e = (__int128)ldexp(s.alo, 48);
+            int ok = t + d == p && at + e == (p < 0 ? -p : p) && t % ((__int128)1 << 40) == 0 &&
+                     d <= ((__int128)1 << 39) && d >= -((__int128)1 << 39) && at == (t < 0 ? -t : t) &&
+                     ldexp((double)d, -48) == s.lo && ldexp((double)e, -48) == s.alo;
+            calls++;
+            if (!ok && bad++ < 3)
+                tap_diag("%a * %a: t %a d %a, abs %a + %a", a, bs[i], s.hi, s.lo, s.ahi, s.alo);
+        }
     }
-    tap_ok(bad == 0, "tp_fx_pack: all 63488 finite binary16 values as m * 2^(e - 24), |m| < 2^11, 0 <= e <= 29 (%ld wrong)",
-           bad);
+    tap_ok(bad == 0, "tp_sd_mac: %ld products of every finite binary16 value split exactly (%ld wrong)", calls, bad);
 }
 
 int main(void)
 {
     setenv("TP_CROSS_CHECK_SEED", "0x5eed", 1);
-    pack_all();
+    split_all();
     shape_test("wide binades", 13, 17, 1000, g_wide);
     shape_test("wide binades, K = 8192", 3, 5, 8192, g_wide);
     shape_test("65504^2 products, one sign per row and column", 4, 4, 8192, g_max);

@@ -1,9 +1,10 @@
 /* The CUDA exact provider of op "gemm" (oracles/gemm/gemm_exact_provider.h):
- * every element's exact sum of products and exact sum of |products| in
- * 128-bit fixed point on the GPU, in one pass, with the arithmetic of
- * oracles/gemm/gemm_fixed.h (integers only: independent of the kernels
- * under audit, which accumulate in fp32, and of the CPU path, which splits
- * double products).
+ * every element's exact sum of products and exact sum of |products| on the
+ * GPU, in one pass over the operands: split doubles within chunks of at
+ * most 8192 products (oracles/gemm/gemm_split.h), the chunks added in
+ * 128-bit fixed point and converted to the normalized double-double
+ * (oracles/gemm/gemm_fixed.h). Independent of the kernels under audit,
+ * which accumulate in fp32.
  *
  * Built two ways, by nvcc only (CI has neither nvcc nor a GPU):
  *  - included by harness/tp_gpu.h into every CUDA harness, which sets it
@@ -14,70 +15,74 @@
  *    opens with tp_gemm_exact_cuda_open (probes the GPU at once).
  *
  * The kernel: 64 x 64 output tiles, 256 threads of 4 x 4 elements each,
- * k in steps of 16 through shared memory holding the operands unpacked by
- * tp_fx_pack; zero padding past K adds 0 to both integer sums. */
+ * k in steps of 16 through shared memory holding the operands as doubles;
+ * zero padding past K adds 0 to every sum. One launch per chunk of K; a
+ * chunk's sums go into the 128-bit totals in global memory (each element
+ * owned by one thread), and the last chunk writes the double-doubles. */
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "oracles/gemm/gemm_fixed.h"
+#include "oracles/gemm/gemm_split.h"
 
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TP_GX_TILE 64 /* output rows and columns per block */
 #define TP_GX_KSTEP 16
 #define TP_GX_THREADS 16 /* per dimension: 16 x 16 threads, 4 x 4 elements each */
 
+/* Set when a chunk's part is not what gemm_split.h argues, or a total has
+ * no double-double (neither can happen for binary16 operands): the call
+ * then fails instead of returning sums. */
+__device__ static int tp_gx_outside;
+
+/* Products k in [k0, k1) (at most TP_SD_K_CHUNK) of every element of the
+ * block's tile; first: no earlier chunk; last: write the double-doubles,
+ * else the 128-bit totals tot (2 per element: S, then A). */
 __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
-    tp_gemm_fixed_kernel(int M, int N, int K, const float *__restrict__ A, const float *__restrict__ B,
-                         double *__restrict__ hi, double *__restrict__ lo, double *__restrict__ ahi,
-                         double *__restrict__ alo)
+    tp_gemm_split_kernel(int M, int N, int K, int k0, int k1, int first, int last, const float *__restrict__ A,
+                         const float *__restrict__ B, tp_fx128 *__restrict__ tot, double *__restrict__ hi,
+                         double *__restrict__ lo, double *__restrict__ ahi, double *__restrict__ alo)
 {
     /* +1: the column writes of the A tile hit distinct banks */
-    __shared__ int32_t As[TP_GX_KSTEP][TP_GX_TILE + 1];
-    __shared__ int32_t Bs[TP_GX_KSTEP][TP_GX_TILE];
+    __shared__ double As[TP_GX_KSTEP][TP_GX_TILE + 1];
+    __shared__ double Bs[TP_GX_KSTEP][TP_GX_TILE];
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TP_GX_THREADS + tx;
     const int row0 = blockIdx.y * TP_GX_TILE, col0 = blockIdx.x * TP_GX_TILE;
-    tp_fx128 acc[4][4], aacc[4][4];
+    tp_sd_acc acc[4][4];
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            acc[i][j].lo = 0;
-            acc[i][j].hi = 0;
-            aacc[i][j].lo = 0;
-            aacc[i][j].hi = 0;
-        }
-    for (int k0 = 0; k0 < K; k0 += TP_GX_KSTEP) {
+        for (int j = 0; j < 4; j++)
+            acc[i][j].hi = acc[i][j].lo = acc[i][j].ahi = acc[i][j].alo = 0.0;
+    for (int kb = k0; kb < k1; kb += TP_GX_KSTEP) {
         for (int l = tid; l < TP_GX_TILE * TP_GX_KSTEP; l += TP_GX_THREADS * TP_GX_THREADS) {
             int r = l / TP_GX_KSTEP, kk = l % TP_GX_KSTEP; /* A is M x K: k contiguous */
-            int gr = row0 + r, gk = k0 + kk;
-            As[kk][r] = gr < M && gk < K ? tp_fx_pack(A[(size_t)gr * K + gk]) : 0;
+            int gr = row0 + r, gk = kb + kk;
+            As[kk][r] = gr < M && gk < k1 ? (double)A[(size_t)gr * K + gk] : 0.0;
         }
         for (int l = tid; l < TP_GX_TILE * TP_GX_KSTEP; l += TP_GX_THREADS * TP_GX_THREADS) {
             int kk = l / TP_GX_TILE, c = l % TP_GX_TILE; /* B is K x N: columns contiguous */
-            int gk = k0 + kk, gc = col0 + c;
-            Bs[kk][c] = gk < K && gc < N ? tp_fx_pack(B[(size_t)gk * N + gc]) : 0;
+            int gk = kb + kk, gc = col0 + c;
+            Bs[kk][c] = gk < k1 && gc < N ? (double)B[(size_t)gk * N + gc] : 0.0;
         }
         __syncthreads();
 #pragma unroll 4
         for (int kk = 0; kk < TP_GX_KSTEP; kk++) {
-            int32_t ma[4], mb[4];
-            int ea[4], eb[4];
+            double a[4], b[4];
 #pragma unroll
             for (int i = 0; i < 4; i++) {
-                int32_t pa = As[kk][ty + TP_GX_THREADS * i], pb = Bs[kk][tx + TP_GX_THREADS * i];
-                ma[i] = tp_fx_mant(pa);
-                ea[i] = tp_fx_exp(pa);
-                mb[i] = tp_fx_mant(pb);
-                eb[i] = tp_fx_exp(pb);
+                a[i] = As[kk][ty + TP_GX_THREADS * i];
+                b[i] = Bs[kk][tx + TP_GX_THREADS * i];
             }
 #pragma unroll
             for (int i = 0; i < 4; i++)
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    tp_fx_mac(&acc[i][j], &aacc[i][j], ma[i], ea[i], mb[j], eb[j]);
+                    tp_sd_mac(&acc[i][j], a[i], b[j]);
         }
         __syncthreads();
     }
@@ -88,16 +93,19 @@ __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
             int r = row0 + ty + TP_GX_THREADS * i, c = col0 + tx + TP_GX_THREADS * j;
             if (r < M && c < N) {
                 size_t idx = (size_t)r * N + c;
-                double h = 0.0, l = 0.0, ah = 0.0, al = 0.0;
-                /* out of range: cannot happen for K <= TP_FX_K_MAX */
-                if (tp_fx_to_dd(acc[i][j], &h, &l) != 0)
-                    h = l = __longlong_as_double(0x7ff8000000000000LL);
-                if (tp_fx_to_dd(aacc[i][j], &ah, &al) != 0)
-                    ah = al = __longlong_as_double(0x7ff8000000000000LL);
-                hi[idx] = h;
-                lo[idx] = l;
-                ahi[idx] = ah;
-                alo[idx] = al;
+                tp_fx128 s = {0, 0}, sa = {0, 0};
+                if (!first) {
+                    s = tot[2 * idx];
+                    sa = tot[2 * idx + 1];
+                }
+                if (tp_fx_add_double(&s, acc[i][j].hi) | tp_fx_add_double(&s, acc[i][j].lo) |
+                    tp_fx_add_double(&sa, acc[i][j].ahi) | tp_fx_add_double(&sa, acc[i][j].alo))
+                    tp_gx_outside = 1;
+                if (!last) {
+                    tot[2 * idx] = s;
+                    tot[2 * idx + 1] = sa;
+                } else if (tp_fx_to_dd(s, &hi[idx], &lo[idx]) | tp_fx_to_dd(sa, &ahi[idx], &alo[idx]))
+                    tp_gx_outside = 1;
             }
         }
 }
@@ -157,12 +165,80 @@ static void tp_gx_warm_join(void)
     }
 }
 
+/* The phases of a call on stderr, as `tolproof check --timings` prints
+ * its own (the command turns them on through
+ * tp_gemm_exact_cuda_timings). */
+static int tp_gx_timings;
+
+static double tp_gx_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void tp_gx_phase(double *t, const char *what)
+{
+    if (!tp_gx_timings)
+        return;
+    cudaDeviceSynchronize(); /* the phase's GPU work is done: its own time, not the next one's */
+    double now = tp_gx_now();
+    fprintf(stderr, "tolproof: timing: GPU exact provider: %s: %.3f s\n", what, now - *t);
+    *t = now;
+}
+
+/* The result arrays are fresh memory: its pages fault in (the kernel
+ * zeroes them) when first written. Left to the copy from the GPU, that
+ * happened one page at a time in the driver's thread: 0.18 s of the
+ * 0.26 s GPU pass of a 4096^2 output on the H200 host. Touched here by
+ * several threads while the GPU computes, the faults cost no wall time. */
+typedef struct {
+    char *p;
+    size_t bytes;
+} tp_gx_span;
+
+static void *tp_gx_touch(void *arg)
+{
+    const tp_gx_span *s = (const tp_gx_span *)arg;
+    for (size_t off = 0; off < s->bytes; off += 4096)
+        s->p[off] = 0;
+    return NULL;
+}
+
+#define TP_GX_TOUCH_THREADS 8
+
+static void tp_gx_touch_all(double *const arrays[4], size_t bytes)
+{
+    tp_gx_span span[4 * TP_GX_TOUCH_THREADS];
+    pthread_t th[4 * TP_GX_TOUCH_THREADS];
+    int started[4 * TP_GX_TOUCH_THREADS] = {0};
+    /* TP_GX_TOUCH_THREADS / 4 pieces per array, a thread each */
+    const int per = TP_GX_TOUCH_THREADS / 4;
+    size_t piece = (bytes / (size_t)per + 4095) / 4096 * 4096;
+    int n = 0;
+    for (int a = 0; a < 4; a++)
+        for (int k = 0; k < per; k++) {
+            size_t off = (size_t)k * piece;
+            if (off >= bytes)
+                break;
+            span[n].p = (char *)arrays[a] + off;
+            span[n].bytes = bytes - off < piece ? bytes - off : piece;
+            started[n] = pthread_create(&th[n], NULL, tp_gx_touch, &span[n]) == 0;
+            if (!started[n])
+                tp_gx_touch(&span[n]); /* no thread: touched here, same result */
+            n++;
+        }
+    for (int k = 0; k < n; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
+}
+
 static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *ahi,
                       double *alo, char *err, size_t errlen)
 {
     tp_gx_warm_join();
     if (M < 0 || N < 0 || K < 0 || K > TP_FX_K_MAX) {
-        snprintf(err, errlen, "K = %d: the 128-bit fixed-point sums are argued for K <= %d", K, TP_FX_K_MAX);
+        snprintf(err, errlen, "K = %d: the exact sums on the GPU are argued for K <= %d", K, TP_FX_K_MAX);
         return -1;
     }
     if ((M + TP_GX_TILE - 1) / TP_GX_TILE > 65535) {
@@ -174,8 +250,11 @@ static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, doubl
     size_t n = (size_t)M * N, na = (size_t)M * K, nb = (size_t)K * N;
     if (n == 0)
         return 0;
+    int chunks = K == 0 ? 1 : (K + TP_SD_K_CHUNK - 1) / TP_SD_K_CHUNK, outside = 0;
+    double t = tp_gx_timings ? tp_gx_now() : 0.0;
     float *dA = NULL, *dB = NULL;
     double *dH = NULL, *dL = NULL, *dAH = NULL, *dAL = NULL;
+    tp_fx128 *dT = NULL;
     int rc = -1;
     if (tp_gx_call(cudaMalloc((void **)&dA, (na ? na : 1) * sizeof *dA), "cudaMalloc (A)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&dB, (nb ? nb : 1) * sizeof *dB), "cudaMalloc (B)", err, errlen) ||
@@ -183,21 +262,44 @@ static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, doubl
         tp_gx_call(cudaMalloc((void **)&dL, n * sizeof *dL), "cudaMalloc (lo)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&dAH, n * sizeof *dAH), "cudaMalloc (abs hi)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&dAL, n * sizeof *dAL), "cudaMalloc (abs lo)", err, errlen) ||
-        tp_gx_call(cudaMemcpy(dA, a, na * sizeof *dA, cudaMemcpyHostToDevice), "cudaMemcpy (A)", err, errlen) ||
+        (chunks > 1 &&
+         tp_gx_call(cudaMalloc((void **)&dT, 2 * n * sizeof *dT), "cudaMalloc (128-bit totals)", err, errlen)) ||
+        tp_gx_call(cudaMemcpyToSymbol(tp_gx_outside, &outside, sizeof outside), "cudaMemcpyToSymbol", err, errlen))
+        goto out;
+    tp_gx_phase(&t, "device memory allocated");
+    if (tp_gx_call(cudaMemcpy(dA, a, na * sizeof *dA, cudaMemcpyHostToDevice), "cudaMemcpy (A)", err, errlen) ||
         tp_gx_call(cudaMemcpy(dB, b, nb * sizeof *dB, cudaMemcpyHostToDevice), "cudaMemcpy (B)", err, errlen))
         goto out;
-    {
+    tp_gx_phase(&t, "operands copied to the GPU");
+    for (int c = 0; c < chunks; c++) {
+        int k0 = c * TP_SD_K_CHUNK, k1 = K - k0 < TP_SD_K_CHUNK ? K : k0 + TP_SD_K_CHUNK;
         dim3 block(TP_GX_THREADS, TP_GX_THREADS),
             grid((unsigned)((N + TP_GX_TILE - 1) / TP_GX_TILE), (unsigned)((M + TP_GX_TILE - 1) / TP_GX_TILE));
-        tp_gemm_fixed_kernel<<<grid, block>>>(M, N, K, dA, dB, dH, dL, dAH, dAL);
+        tp_gemm_split_kernel<<<grid, block>>>(M, N, K, k0, k1, c == 0, c == chunks - 1, dA, dB, dT, dH, dL, dAH,
+                                              dAL);
+        if (tp_gx_call(cudaGetLastError(), "exact GEMM kernel launch", err, errlen))
+            goto out;
     }
-    if (tp_gx_call(cudaGetLastError(), "exact GEMM kernel launch", err, errlen) ||
-        tp_gx_call(cudaDeviceSynchronize(), "exact GEMM kernel", err, errlen) ||
-        tp_gx_call(cudaMemcpy(hi, dH, n * sizeof *hi, cudaMemcpyDeviceToHost), "cudaMemcpy (hi)", err, errlen) ||
+    {
+        double *const res[4] = {hi, lo, ahi, alo};
+        tp_gx_touch_all(res, n * sizeof *hi);
+    }
+    if (tp_gx_call(cudaDeviceSynchronize(), "exact GEMM kernel", err, errlen) ||
+        tp_gx_call(cudaMemcpyFromSymbol(&outside, tp_gx_outside, sizeof outside), "cudaMemcpyFromSymbol", err,
+                   errlen))
+        goto out;
+    tp_gx_phase(&t, "exact sums (the kernel, while the host touches the result pages)");
+    if (outside) {
+        snprintf(err, errlen, "a chunk's split-double sum left the range that oracles/gemm/gemm_split.h argues "
+                              "(operands not binary16 values?)");
+        goto out;
+    }
+    if (tp_gx_call(cudaMemcpy(hi, dH, n * sizeof *hi, cudaMemcpyDeviceToHost), "cudaMemcpy (hi)", err, errlen) ||
         tp_gx_call(cudaMemcpy(lo, dL, n * sizeof *lo, cudaMemcpyDeviceToHost), "cudaMemcpy (lo)", err, errlen) ||
         tp_gx_call(cudaMemcpy(ahi, dAH, n * sizeof *ahi, cudaMemcpyDeviceToHost), "cudaMemcpy (abs hi)", err, errlen) ||
         tp_gx_call(cudaMemcpy(alo, dAL, n * sizeof *alo, cudaMemcpyDeviceToHost), "cudaMemcpy (abs lo)", err, errlen))
         goto out;
+    tp_gx_phase(&t, "sums copied back");
     rc = 0;
 out:
     cudaFree(dA);
@@ -206,13 +308,16 @@ out:
     cudaFree(dL);
     cudaFree(dAH);
     cudaFree(dAL);
+    cudaFree(dT);
+    tp_gx_phase(&t, "device memory freed");
     return rc;
 }
 
 static const tp_gemm_exact_provider tp_gemm_exact_cuda = {
     "cuda",
-    "exact sums of products and of |products| in one pass, in 128-bit fixed point (integer multiples of 2^-48, "
-    "two 64-bit limbs) on the GPU, oracles/gemm/gemm_exact_cuda.cu with oracles/gemm/gemm_fixed.h",
+    "exact sums of products and of |products| in one pass on the GPU: split doubles (1.5 * 2^44, FMA) within "
+    "chunks of 8192 products, the chunks added in 128-bit fixed point (multiples of 2^-48), "
+    "oracles/gemm/gemm_exact_cuda.cu with oracles/gemm/gemm_split.h and oracles/gemm/gemm_fixed.h",
     tp_gx_sums,
     tp_gx_device,
 };
@@ -232,3 +337,6 @@ extern "C" const tp_gemm_exact_provider *tp_gemm_exact_cuda_open(char *err, size
     }
     return &tp_gemm_exact_cuda;
 }
+
+/* --timings: the phases of each call on stderr. */
+extern "C" void tp_gemm_exact_cuda_timings(int on) { tp_gx_timings = on; }

@@ -1,22 +1,21 @@
-/* Exact sums of binary16 products in 128-bit fixed point: the arithmetic
- * of the GPU exact reference (oracles/gemm/gemm_exact_cuda.cu), written
- * once for the device and the host, so that the host unit test
- * (tests/test_gemm_fixed.c) runs the very code the GPU runs.
- *
- * An algorithm of its own, sharing nothing with the CPU path
- * (oracles/gemm/proven/gemm.c splits double products) nor with any kernel
- * under audit (fp32 accumulation): integers only.
+/* 128-bit fixed point for exact GEMM sums beyond one split-double chunk:
+ * the GPU exact reference (oracles/gemm/gemm_exact_cuda.cu) adds each
+ * chunk's split-double sums (oracles/gemm/gemm_split.h) into one signed
+ * 128-bit integer per sum, in units of 2^-48, and converts the total to
+ * the normalized double-double the bound code takes. Written once for the
+ * device and the host (tests/test_gemm_fixed.c runs it against __int128
+ * and MPFR).
  *
  * Why it is exact:
- *  - a binary16 value v (widened to float, exactly) is m * 2^(e - 24) with
- *    m an integer, |m| < 2^11, and 0 <= e <= 29 (subnormals: e = 0; the
- *    largest value 65504 = 2047 * 2^5: e = 29).
- *  - a product of two is pm * 2^(s - 48) with pm = ma*mb, |pm| < 2^22, and
- *    s = ea + eb in [0, 58]: in units of 2^-48 it is the integer pm * 2^s,
- *    |pm * 2^s| < 2^80.
- *  - K <= 2^16 such integers sum to less than 2^96 in magnitude: a signed
- *    128-bit two's complement integer (two 64-bit limbs, carry by hand)
- *    holds every partial sum exactly, in any order.
+ *  - every chunk part is a multiple of 2^-48 below 2^46 in magnitude
+ *    (gemm_split.h), so x * 2^48 is an integer below 2^94: its 53-bit
+ *    significand shifted into place (tp_fx_add_double, which refuses
+ *    anything off that grid or of 2^75 or more);
+ *  - the sums of products and of |products| over K <= TP_FX_K_MAX = 2^16
+ *    are below 2^16 * 2^32 = 2^48, i.e. 2^96 units, and each of the at
+ *    most 2 * 8 parts added is below 2^94 units, so every partial sum fits
+ *    a signed 128-bit two's complement integer (two 64-bit limbs, carry by
+ *    hand);
  *  - the sum S (a multiple of 2^-48, |S| < 2^48) leaves as the normalized
  *    double-double hi = RN(S) (round to nearest, ties to even), lo = S - hi.
  *    lo is exact: when S has at most 53 significant bits, hi = S, lo = 0;
@@ -25,11 +24,7 @@
  *    |lo| / 2^-48 <= 2^(n - 54) <= 2^42 < 2^53: a double holds it.
  *    The pair is unique, so any exact method that normalizes gives the
  *    same two doubles (oracles/gemm/gemm_exact_provider.c normalizes the
- *    CPU path's pair to compare).
- *  - the sum of magnitudes A = sum |a b| (what the admitted interval's
- *    bound takes) goes the same way in a second accumulator, in the same
- *    pass: its terms |pm| * 2^s are integers below 2^80 too, so A < 2^96
- *    is exact, and it leaves as its own normalized double-double. */
+ *    CPU path's pair to compare). */
 #ifndef TP_GEMM_FIXED_H
 #define TP_GEMM_FIXED_H
 
@@ -53,64 +48,53 @@ typedef struct {
     int64_t hi;
 } tp_fx128;
 
-TP_FX uint32_t tp_fx_float_bits(float x)
+TP_FX uint64_t tp_fx_double_bits(double x)
 {
 #ifdef __CUDA_ARCH__
-    return __float_as_uint(x);
+    return (uint64_t)__double_as_longlong(x);
 #else
-    uint32_t u;
+    uint64_t u;
     memcpy(&u, &x, sizeof u);
     return u;
 #endif
 }
 
-/* A binary16 value widened to float, as m * 2^(e - 24) packed into one
- * int32: m * 256 + e (e in the low byte, m in the rest, arithmetic shift
- * back). Zero packs to 0. Only values of binary16 are meaningful here: a
- * float with more significant bits is not one (its low bits are dropped,
- * which the cross-check against the CPU path would show). */
-TP_FX int32_t tp_fx_pack(float x)
+/* acc += x * 2^48 for x a multiple of 2^-48 with |x| < 2^75 (so x * 2^48
+ * is an integer below 2^123). 0, or -1 with acc unchanged when x is not
+ * such a value (off the grid, too large, or not finite). */
+TP_FX int tp_fx_add_double(tp_fx128 *acc, double x)
 {
-    uint32_t u = tp_fx_float_bits(x);
-    int E = (int)((u >> 23) & 0xff);
-    if (E == 0) /* zero (binary16 values are never float subnormals) */
+    uint64_t u = tp_fx_double_bits(x);
+    int E = (int)((u >> 52) & 0x7ff);
+    if (E == 0 && (u << 1) == 0) /* +-0 */
         return 0;
-    int32_t m = (int32_t)(((u & 0x7fffffu) | 0x800000u) >> 13); /* 11 bits */
-    int e = E - 113;                                           /* value = m * 2^(E - 127 - 10) */
-    if (e < 0) {                                               /* a binary16 subnormal: a multiple of 2^-24 */
-        m >>= -e;
-        e = 0;
+    /* |x| * 2^48 = m * 2^sh: a subnormal x is never on the grid (sh < -1000) */
+    uint64_t m = (u & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    int sh = E - 1075 + 48;
+    if (E == 0 || E == 0x7ff || sh > 70 || (sh < 0 && (sh < -52 || (m & ((UINT64_C(1) << -sh) - 1)) != 0)))
+        return -1;
+    uint64_t lo, hi;
+    if (sh < 0) {
+        lo = m >> -sh;
+        hi = 0;
+    } else if (sh == 0) {
+        lo = m;
+        hi = 0;
+    } else if (sh < 64) {
+        lo = m << sh;
+        hi = m >> (64 - sh);
+    } else {
+        lo = 0;
+        hi = m << (sh - 64);
     }
-    return (int32_t)((u >> 31) ? -m : m) * 256 + e;
-}
-
-TP_FX int32_t tp_fx_mant(int32_t packed) { return packed >> 8; }
-TP_FX int tp_fx_exp(int32_t packed) { return packed & 0xff; }
-
-/* acc += pm * 2^s (units of 2^-48), |pm| < 2^22, 0 <= s <= 58. The high
- * limb of the sign-extended pm * 2^s is floor(pm / 2^(64 - s)): a 32-bit
- * arithmetic shift, by 31 at most (|pm| < 2^31, so any shift from 31 up
- * gives the sign alone), which the GPU does in one instruction. */
-TP_FX void tp_fx_add(tp_fx128 *acc, int32_t pm, int s)
-{
-    int64_t p = pm;
-    uint64_t lo = (uint64_t)p << s;
-    int down = 64 - s < 31 ? 64 - s : 31;
-    int64_t hi = (int64_t)(pm >> down);
+    if (u >> 63) { /* two's complement negation */
+        lo = ~lo + 1;
+        hi = ~hi + (lo == 0);
+    }
     uint64_t sum = acc->lo + lo;
-    acc->hi += hi + (int64_t)(sum < lo);
+    acc->hi = (int64_t)((uint64_t)acc->hi + hi + (sum < lo));
     acc->lo = sum;
-}
-
-/* One multiply-accumulate of two binary16 values, given unpacked (mant,
- * exp of tp_fx_pack): the product into the exact sum acc and its
- * magnitude into the exact sum of magnitudes aacc. */
-TP_FX void tp_fx_mac(tp_fx128 *acc, tp_fx128 *aacc, int32_t ma, int ea, int32_t mb, int eb)
-{
-    int32_t pm = ma * mb;
-    int s = ea + eb;
-    tp_fx_add(acc, pm, s);
-    tp_fx_add(aacc, pm < 0 ? -pm : pm, s);
+    return 0;
 }
 
 TP_FX int tp_fx_clz64(uint64_t x)
