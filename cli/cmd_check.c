@@ -18,9 +18,11 @@
 #include "harness/tp_junit.h"
 #include "harness/tp_report.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char tp_check_usage[] =
     "       tolproof check --contract NAME|PLAN.json --input NAME=FILE.npy... --output NAME=FILE.npy...\n"
@@ -146,6 +148,43 @@ static int parse_args(tp_check_request *a, check_outputs *out, int argc, char **
     return 0;
 }
 
+/* --device: the GPU provider is loaded (dlopen, the GPU probed: about
+ * 0.1 s on the H200 host) in a thread while the files are read, and
+ * waited for before the first reference (tp_check_request.ready). */
+typedef struct {
+    const char *argv0;
+    pthread_t thread;
+    int started, joined, rc;
+    char err[1600];
+} device_load;
+
+static void *device_load_run(void *arg)
+{
+    device_load *d = arg;
+    double t = tp_timing_start();
+    d->rc = tp_device_provider_load(d->argv0, d->err, sizeof d->err);
+    tp_timing_end(t, "GPU exact provider loaded and the GPU probed (while the files are read)");
+    return NULL;
+}
+
+static void device_load_join(device_load *d)
+{
+    if (d->started && !d->joined)
+        pthread_join(d->thread, NULL);
+    d->joined = 1;
+}
+
+static int device_load_wait(void *arg, char *err, size_t errlen)
+{
+    device_load *d = arg;
+    double t = tp_timing_start();
+    device_load_join(d);
+    tp_timing_end(t, "waited for the GPU exact provider");
+    if (d->rc != 0)
+        snprintf(err, errlen, "%s", d->err);
+    return d->rc;
+}
+
 void tp_check_help(FILE *f)
 {
     char descrs[64];
@@ -177,12 +216,19 @@ int tp_check_main(int argc, char **argv)
     a.plans_dir = dir;
     json_t *res = NULL;
     double t_all = tp_timing_start(), t = t_all;
-    if (rc == 0 && out.device && tp_device_provider_load(argv[0], a.err, sizeof a.err) != 0)
-        rc = 2;
-    if (out.device)
-        tp_timing_end(t, "GPU exact provider loaded and the GPU probed");
+    static device_load dl; /* 1.6 kB of message: not on the stack */
+    memset(&dl, 0, sizeof dl);
+    dl.argv0 = argv[0];
+    if (rc == 0 && out.device) {
+        dl.started = pthread_create(&dl.thread, NULL, device_load_run, &dl) == 0;
+        if (!dl.started)
+            device_load_run(&dl);
+        a.ready = device_load_wait;
+        a.ready_arg = &dl;
+    }
     if (rc == 0) {
         rc = tp_check_tensors(&a, &res);
+        device_load_join(&dl); /* the check was refused before it waited */
         if (out.device && rc != 2 && !json_object_get(res, "exact_provider"))
             printf("--device: op %s has no GPU exact provider: its references were computed on the CPU\n",
                    json_string_value(json_object_get(res, "op")));
@@ -213,5 +259,16 @@ int tp_check_main(int argc, char **argv)
     json_decref(res);
     tp_check_request_release(&a);
     tp_timing_end(t_all, "whole check after argument parsing");
+    if (out.device && dl.joined && dl.rc == 0) {
+        /* Everything is written (the files were closed and renamed into
+         * place; stdout and stderr are flushed here). What is left is the
+         * CUDA runtime's exit handler, which tears the GPU context down:
+         * 0.09 s of a 0.64 s 4096^3 check on the H200 host, for nothing,
+         * since the driver releases all of a process's GPU state when it
+         * ends. So the process ends here, without the exit handlers. */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(rc);
+    }
     return rc;
 }

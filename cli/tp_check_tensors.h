@@ -45,6 +45,12 @@ typedef struct {
     const char *backend;   /* "cuda" or "hip" */
     FILE *summary;         /* the text summary `tolproof check` prints, or NULL */
     char err[1600];        /* why the check was refused (exit status 2) */
+    /* When set: called once the tensors are read and the case built, just
+     * before the first reference; non-zero (err set, one line) refuses the
+     * check. `tolproof check --device` waits there for the GPU provider it
+     * loads in the background while the files are read. */
+    int (*ready)(void *arg, char *err, size_t errlen);
+    void *ready_arg;
 } tp_check_request;
 
 /* 0 every given output within its bound, 1 a violation (*result: the case

@@ -1,4 +1,5 @@
 #include "core/tp_case.h"
+#include "core/tp_big_alloc.h"
 
 #include "core/tp_expr.h"
 #include "core/tp_format.h"
@@ -104,16 +105,24 @@ static int set_shape(const tp_plan_tensor *pt, tp_tensor *t, const tp_case *c, c
 }
 
 /* An output's contents before the launch, kept in t->initial too. */
-static int init_output(const tp_plan_tensor *pt, tp_tensor *t, size_t bytes, uint64_t seed, char *err,
-                       size_t errlen)
+/* Fills t->initial with the output's init and, unless given_data (the
+ * caller installs the output's data), t->data with a copy of it. */
+static int init_output(const tp_plan_tensor *pt, tp_tensor *t, size_t bytes, uint64_t seed, int given_data,
+                       char *err, size_t errlen)
 {
+    t->initial = tp_big_alloc(bytes);
+    t->data = given_data ? NULL : tp_big_alloc(bytes);
+    if (!t->initial || (!given_data && !t->data)) {
+        snprintf(err, errlen, "tensor %s: cannot allocate %zu bytes", t->name, bytes);
+        return -1;
+    }
     /* poison by default: every bit set is NaN in both float formats, so
      * an element the kernel never writes cannot pass */
     const char *init = pt->init;
     if (!init || strcmp(init, "poison") == 0)
-        memset(t->data, 0xff, bytes);
+        memset(t->initial, 0xff, bytes);
     else if (strcmp(init, "zeros") == 0)
-        memset(t->data, 0, bytes);
+        memset(t->initial, 0, bytes);
     else {
         char inner[300], ex[100];
         if (t->dtype != TP_F16) {
@@ -121,17 +130,13 @@ static int init_output(const tp_plan_tensor *pt, tp_tensor *t, size_t bytes, uin
                      tp_grammar_excerpt(init, ex, sizeof ex), tp_dtype_name(t->dtype));
             return -1;
         }
-        if (tp_fill_f16(t->data, t->rank, t->shape, init, seed, t->name, inner, sizeof inner) != 0) {
+        if (tp_fill_f16(t->initial, t->rank, t->shape, init, seed, t->name, inner, sizeof inner) != 0) {
             snprintf(err, errlen, "output %s: init: %s", t->name, inner);
             return -1;
         }
     }
-    t->initial = malloc(bytes);
-    if (!t->initial) {
-        snprintf(err, errlen, "tensor %s: cannot allocate %zu bytes", t->name, bytes);
-        return -1;
-    }
-    memcpy(t->initial, t->data, bytes);
+    if (t->data)
+        memcpy(t->data, t->initial, bytes);
     return 0;
 }
 
@@ -162,7 +167,8 @@ static int fill_input(const tp_plan *plan, const tp_plan_case *pc, tp_case *c, i
     return 0;
 }
 
-tp_case *tp_case_build(const tp_plan *plan, int index, const char *backend, char *err, size_t errlen)
+static tp_case *build(const tp_plan *plan, int index, const char *backend, int given, char *err,
+                      size_t errlen)
 {
     if (index < 0 || index >= plan->ncases) {
         snprintf(err, errlen, "no case %d in the plan", index);
@@ -187,19 +193,35 @@ tp_case *tp_case_build(const tp_plan *plan, int index, const char *backend, char
         if (set_shape(pt, t, c, err, errlen) != 0)
             goto fail;
         size_t bytes = (size_t)t->numel * tp_dtype_size(t->dtype);
-        t->data = malloc(bytes);
+        if (pt->role == TP_ROLE_OUTPUT) {
+            if (init_output(pt, t, bytes, c->seed, given, err, errlen) != 0)
+                goto fail;
+            continue;
+        }
+        if (given)
+            continue;
+        t->data = tp_big_alloc(bytes);
         if (!t->data) {
             snprintf(err, errlen, "tensor %s: cannot allocate %zu bytes", t->name, bytes);
             goto fail;
         }
-        if (pt->role == TP_ROLE_OUTPUT ? init_output(pt, t, bytes, c->seed, err, errlen)
-                                       : fill_input(plan, pc, c, ti, err, errlen))
+        if (fill_input(plan, pc, c, ti, err, errlen) != 0)
             goto fail;
     }
     return c;
 fail:
     tp_case_free(c);
     return NULL;
+}
+
+tp_case *tp_case_build(const tp_plan *plan, int index, const char *backend, char *err, size_t errlen)
+{
+    return build(plan, index, backend, 0, err, errlen);
+}
+
+tp_case *tp_case_build_given(const tp_plan *plan, int index, const char *backend, char *err, size_t errlen)
+{
+    return build(plan, index, backend, 1, err, errlen);
 }
 
 int tp_case_check_values(const tp_plan *plan, const tp_case *c, int t, char *err, size_t errlen)

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L /* fileno */
 #include "core/tp_npy.h"
+#include "core/tp_big_alloc.h"
 
 #include "core/tp_file.h"
 
@@ -236,7 +237,7 @@ int tp_npy_read_stream(FILE *f, const char *path, tp_dtype *dtype, int *rank, in
                      path, bytes, st_text, (unsigned long long)have);
             goto out;
         }
-        *data = malloc(bytes ? bytes : 1);
+        *data = tp_big_alloc(bytes); /* huge pages for a large tensor: fewer faults */
         if (!*data) {
             snprintf(err, errlen, "%s: cannot allocate %zu bytes for shape %s", path, bytes, st_text);
             goto out;

@@ -1,7 +1,7 @@
 /* Wall-clock times of the phases of one command (tolproof check
  * --timings), printed to stderr as each phase ends: where a long check
  * spends its time, without a profiler. While off (the default) a phase
- * costs one branch. Called from the main thread only. */
+ * costs one branch. Any thread may end a phase (a line is one write). */
 #ifndef TP_TIMINGS_H
 #define TP_TIMINGS_H
 

@@ -39,6 +39,10 @@ typedef struct {
     const json_t *model_overrides; /* {KEY: value} changed from the contract's [model], or NULL */
     int nskipped;                  /* outputs not given, hence not checked */
     const char *skipped[TP_SOURCE_MAX];
+    /* When set: called before anything reads the files' records (their
+     * sha256 may still be computed in the background until then). */
+    void (*wait)(void *arg);
+    void *wait_arg;
 } tp_case_source;
 
 /* Inputs given to a harness with --input: it keeps a copy of each as

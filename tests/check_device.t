@@ -63,8 +63,8 @@ ok $? "--device (stand-in library): exit 0 ($rc), the CPU path's result plus exa
 TP_CROSS_CHECK_SEED=12345 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device --timings --json "$tmp/devt.json" >"$tmp/devt.out" 2>"$tmp/devt.err"
 rc=$?
 missing=
-for phase in "input A read and converted" "files hashed (SHA-256, in parallel)" \
-    "GPU exact provider loaded and the GPU probed" "gemm C: exact sums and abs sums by provider emulated (transfers included)" \
+for phase in "input A read and converted" "waited for the files' SHA-256 (computed in the background)" \
+    "GPU exact provider loaded and the GPU probed (while the files are read)" "waited for the GPU exact provider" "gemm C: exact sums and abs sums by provider emulated (transfers included)" \
     "gemm C: 1004 elements cross-checked on the CPU (both sums)" "gemm C: admitted intervals from the exact sums" \
     "reference of C (3700 elements)" "element check of C" "JSON written" "whole check after argument parsing"; do
     grep -qF "tolproof: timing: $phase: " "$tmp/devt.err" || missing="$missing [$phase]"

@@ -221,7 +221,7 @@ static void cpu_sums(int M, int N, int K, const float *a, const float *b, double
 static float *widen(const tp_tensor *t, int transpose)
 {
     int64_t R = t->shape[transpose ? 1 : 0], C = t->shape[transpose ? 0 : 1];
-    float *f = malloc((size_t)t->numel * sizeof *f + 1);
+    float *f = tp_big_alloc((size_t)t->numel * sizeof *f); /* huge pages: fewer faults as the rows are written */
     if (f) {
 #pragma omp parallel for schedule(static)
         for (int64_t r0 = 0; r0 < R; r0 += 64)
