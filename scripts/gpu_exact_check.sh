@@ -34,7 +34,7 @@ OUT=${OUT:-$PWD/gpu_exact_out}
 mkdir -p "$OUT/npy" "$OUT/json" "$OUT/runs"
 tp="$carry/tolproof"
 py=${PYTHON:-python3}
-shapes=${SHAPES:-"100,37,250 256,128,4096 1024,1024,1024 4096,4096,4096"}
+shapes=${SHAPES:-"100,37,250 256,128,4096 1000,1000,20000 32,32,65536 1024,1024,1024 4096,4096,4096"}
 fail=0
 summary="$OUT/summary.txt"
 : >"$summary"
