@@ -79,6 +79,19 @@ typedef struct tp_op {
      * whose documented test range the case's arguments leave). 0, or -1
      * with the reason, recorded as refused by "plan". */
     int (*check_case)(const tp_value *model, const tp_case *c, char *err, size_t errlen);
+    /* Optional (NULL: none): the reference of `output` by ranges of
+     * elements, so that the checker keeps no reference array of the whole
+     * output (40 bytes an element: at 4096^2 a 671 MB array written, then
+     * read back by the element check). prepare does what every element
+     * needs and sets *state, or leaves it NULL when the op computes this
+     * output whole (reference() above); 0, or -1 with a message. range
+     * fills ref[0 .. to - from - 1] for elements [from, to), from several
+     * threads at once; release frees the state. Both ways give the same
+     * references, bit for bit. Run in round to nearest, like reference(). */
+    int (*reference_prepare)(const tp_value *model, const tp_case *c, const char *output, void **state, char *err,
+                             size_t errlen);
+    void (*reference_range)(const void *state, int64_t from, int64_t to, tp_ref *ref);
+    void (*reference_release)(void *state);
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);
@@ -89,6 +102,10 @@ const char *const *tp_op_names(void);
  * the result must not depend on the caller's. */
 int tp_op_reference(const tp_op *op, const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
                     char *err, size_t errlen);
+/* op->reference_prepare in round-to-nearest the same way (0 and *state
+ * NULL when the op has none). */
+int tp_op_reference_prepare(const tp_op *op, const tp_value *model, const tp_case *c, const char *output,
+                            void **state, char *err, size_t errlen);
 /* 0 when every key of model is one of op->model_keys; otherwise -1 and
  * a message naming the first unknown key and the op's keys, so that a
  * misspelt key (fmaa) is refused instead of silently ignored. */

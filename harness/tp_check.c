@@ -45,6 +45,7 @@ typedef struct {
      * patterns got_bits and want_bits the element's JSON then carries. */
     int more_accurate, bits_shown;
     uint32_t got_bits, want_bits;
+    tp_ref ref; /* the element's reference, for its JSON (a ranged check keeps no array) */
 } elem;
 
 static json_t *index_json(const tp_tensor *t, int64_t flat)
@@ -60,9 +61,9 @@ static json_t *index_json(const tp_tensor *t, int64_t flat)
     return a;
 }
 
-static json_t *elem_json(const tp_tensor *t, const tp_ref *ref, const elem *e)
+static json_t *elem_json(const tp_tensor *t, const elem *e)
 {
-    const tp_ref *r = &ref[e->index];
+    const tp_ref *r = &e->ref;
     json_t *o = json_object();
     /* Only where they apply, so that results without such elements keep
      * the fields they always had (recorded runs replay byte for byte). */
@@ -179,19 +180,20 @@ typedef struct {
     int unordered; /* an err or ratio is NaN: keep_worst's order is not total there */
 } tally;
 
-static void check_range(const tp_tensor *out, const tp_ref *ref, const uint32_t *bits, double claim_atol,
-                        double claim_rtol, int64_t from, int64_t to, tally *t)
+/* Elements [from, to); ref[i - ref_from] is element i's reference. */
+static void check_range(const tp_tensor *out, const tp_ref *ref, int64_t ref_from, const uint32_t *bits,
+                        double claim_atol, double claim_rtol, int64_t from, int64_t to, tally *t)
 {
     const tp_format *fmt = tp_format_of(out->dtype);
     for (int64_t i = from; i < to; i++) {
-        const tp_ref *r = &ref[i];
+        const tp_ref *r = &ref[i - ref_from];
         double y = tp_format_load(fmt, out->data, i);
         /* tp_element_admitted, with the value already loaded */
         int ok = bits ? tp_format_bits(fmt, out->data, i) == bits[i] : !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
         double err = isnan(y) ? INFINITY : fabs(y - r->exact);
         if (isinf(y) && isinf(r->exact) && y == r->exact)
             err = 0;
-        elem e = {i, y, tp_side_ratio(y, r), err, 0, 0, 0, 0};
+        elem e = {i, y, tp_side_ratio(y, r), err, 0, 0, 0, 0, *r};
         if (bits && ok)
             e.err = e.ratio = 0; /* the admitted pattern itself, a NaN included */
         else if (bits) {
@@ -282,13 +284,40 @@ static void *sha_run(void *arg)
     return NULL;
 }
 
-json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint32_t *bits, double claim_atol,
-                             double claim_rtol)
+/* Where the element loop finds each element's reference: a whole array,
+ * or an op's reference_range, computed chunk by chunk into a buffer. */
+typedef struct {
+    const tp_ref *ref;
+    const tp_op *op;
+    const void *state;
+} ref_source;
+
+/* Elements [from, to) into t; buf: room for TP_CHECK_CHUNK references
+ * (ranged sources only). The ranges are computed in round to nearest, as
+ * tp_op_reference computes whole references; the check itself in the
+ * caller's mode. */
+static void check_chunk(const tp_tensor *out, const ref_source *src, const uint32_t *bits, double claim_atol,
+                        double claim_rtol, int64_t from, int64_t to, tp_ref *buf, tally *t)
+{
+    if (src->ref) {
+        check_range(out, src->ref, 0, bits, claim_atol, claim_rtol, from, to, t);
+        return;
+    }
+    const int mode = fegetround();
+    fesetround(FE_TONEAREST);
+    src->op->reference_range(src->state, from, to, buf);
+    fesetround(mode);
+    check_range(out, buf, from, bits, claim_atol, claim_rtol, from, to, t);
+}
+
+static json_t *check_output(const tp_tensor *out, const ref_source *src, const uint32_t *bits, double claim_atol,
+                            double claim_rtol)
 {
     const tp_format *fmt = tp_format_of(out->dtype);
     tally all = {0};
     int64_t nchunks = (out->numel + TP_CHECK_CHUNK - 1) / TP_CHECK_CHUNK;
     tally *part = nchunks > 1 ? calloc((size_t)nchunks, sizeof *part) : NULL;
+    int no_memory = 0;
     /* The output's SHA-256 in a thread of its own while the elements are
      * checked (serially after the loop it was 20 to 60 ms of a 4096^2
      * output on the GPU host). */
@@ -310,12 +339,19 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
         {
             const int saved = fegetround();
             fesetround(mode);
+            tp_ref *buf = src->ref ? NULL : malloc(TP_CHECK_CHUNK * sizeof *buf);
+            if (!src->ref && !buf) {
+#pragma omp atomic write
+                no_memory = 1;
+            }
 #pragma omp for schedule(static)
             for (int64_t k = 0; k < nchunks; k++) {
                 int64_t to = (k + 1) * TP_CHECK_CHUNK;
-                check_range(out, ref, bits, claim_atol, claim_rtol, k * TP_CHECK_CHUNK,
-                            to < out->numel ? to : out->numel, &part[k]);
+                if (src->ref || buf)
+                    check_chunk(out, src, bits, claim_atol, claim_rtol, k * TP_CHECK_CHUNK,
+                                to < out->numel ? to : out->numel, buf, &part[k]);
             }
+            free(buf);
             fesetround(saved);
         }
         for (int64_t k = 0; k < nchunks; k++)
@@ -325,11 +361,20 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
         pthread_join(sha_thread, NULL);
     const char *sha = sj.sha;
     int sequential = !part || all.unordered; /* rare (a NaN exact value): the one sequential pass decides */
-    if (sequential) {
+    if (sequential && !no_memory) {
+        /* chunk after chunk into one tally: the same pass as one loop */
         memset(&all, 0, sizeof all);
-        check_range(out, ref, bits, claim_atol, claim_rtol, 0, out->numel, &all);
+        tp_ref *buf = src->ref ? NULL : malloc(TP_CHECK_CHUNK * sizeof *buf);
+        no_memory = !src->ref && !buf;
+        for (int64_t from = 0; !no_memory && from < out->numel; from += TP_CHECK_CHUNK) {
+            int64_t to = from + TP_CHECK_CHUNK < out->numel ? from + TP_CHECK_CHUNK : out->numel;
+            check_chunk(out, src, bits, claim_atol, claim_rtol, from, to, buf, &all);
+        }
+        free(buf);
     }
     free(part);
+    if (no_memory)
+        return NULL;
     int64_t violations = all.violations, strict = all.strict, loose = all.loose, nonfinite = all.nonfinite,
             more_accurate = all.more_accurate;
     double max_err = all.max_err, max_ulp = all.max_ulp, max_ratio = all.max_ratio, max_bound = all.max_bound;
@@ -348,9 +393,9 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
     json_object_set_new(o, "max_bound", tp_json_num(max_bound));
     json_t *w = json_array(), *f = json_array();
     for (int i = 0; i < nworst; i++)
-        json_array_append_new(w, elem_json(out, ref, &worst[i]));
+        json_array_append_new(w, elem_json(out, &worst[i]));
     for (int i = 0; i < nfirst; i++)
-        json_array_append_new(f, elem_json(out, ref, &first[i]));
+        json_array_append_new(f, elem_json(out, &first[i]));
     json_object_set_new(o, "worst", w);
     json_object_set_new(o, "first_violations", f);
     const char *verdict = strict && loose ? "too strict and too loose"
@@ -362,6 +407,20 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
                                               (json_int_t)strict, "loose_elements", (json_int_t)loose));
     json_object_set_new(o, "sha256", json_string(sha));
     return o;
+}
+
+json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint32_t *bits, double claim_atol,
+                             double claim_rtol)
+{
+    const ref_source src = {ref, NULL, NULL};
+    return check_output(out, &src, bits, claim_atol, claim_rtol);
+}
+
+json_t *tp_check_output_ranges(const tp_tensor *out, const tp_op *op, const void *state, double claim_atol,
+                               double claim_rtol)
+{
+    const ref_source src = {NULL, op, state};
+    return check_output(out, &src, NULL, claim_atol, claim_rtol);
 }
 
 /* The fills of the case's inputs, as the plan records them. */
@@ -402,6 +461,48 @@ json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_sourc
     return tp_check_case_given(plan, c, src, NULL, err, errlen);
 }
 
+/* An output checked with its references by ranges (tp_op.reference_prepare
+ * gave state): the element check computes them chunk by chunk; the
+ * diagnosis, which reads the whole reference, gets it only when it has
+ * something to diagnose (a violation more accurate than the model admits). */
+static json_t *check_by_ranges(const tp_op *op, const tp_value *model, const tp_case *c, const tp_tensor *out,
+                               const void *state, double atol, double rtol, char *err, size_t errlen)
+{
+    double t = tp_timing_start();
+    json_t *r = tp_check_output_ranges(out, op, state, atol, rtol);
+    tp_timing_end(t, "element check of %s, references computed by ranges", out->name);
+    tp_ref *whole = NULL;
+    if (r && json_integer_value(json_object_get(r, "more_accurate")) > 0) {
+        whole = tp_big_alloc((size_t)out->numel * sizeof *whole);
+        if (whole) {
+#pragma omp parallel
+            {
+                const int saved = fegetround();
+                fesetround(FE_TONEAREST);
+#pragma omp for schedule(static)
+                for (int64_t from = 0; from < out->numel; from += TP_CHECK_CHUNK)
+                    op->reference_range(state, from,
+                                        out->numel - from < TP_CHECK_CHUNK ? out->numel : from + TP_CHECK_CHUNK,
+                                        whole + from);
+                fesetround(saved);
+            }
+        }
+        if (!whole) {
+            json_decref(r);
+            r = NULL;
+        }
+    }
+    if (!r) {
+        snprintf(err, errlen, "output %s: out of memory for its reference", out->name);
+        return NULL;
+    }
+    t = tp_timing_start();
+    tp_diagnose_output(op, model, c, out, whole, r);
+    tp_timing_end(t, "diagnosis of %s", out->name);
+    free(whole);
+    return r;
+}
+
 json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case_source *src, tp_ref *const *given,
                             char *err, size_t errlen)
 {
@@ -429,6 +530,25 @@ json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case
         }
         size_t n = (size_t)(out->numel ? out->numel : 1);
         tp_ref *const known = given ? given[i] : NULL;
+        void *state = NULL;
+        double t0 = tp_timing_start();
+        if (!known && !op->reference_bits &&
+            tp_op_reference_prepare(op, plan->model, c, out->name, &state, err, errlen) != 0) {
+            json_decref(outs);
+            return NULL;
+        }
+        if (state) {
+            tp_timing_end(t0, "reference of %s prepared (%zu elements, computed by the element check)", out->name, n);
+            json_t *r = check_by_ranges(op, plan->model, c, out, state, atol, rtol, err, errlen);
+            op->reference_release(state);
+            if (!r) {
+                json_decref(outs);
+                return NULL;
+            }
+            pass &= strcmp(json_string_value(json_object_get(r, "verdict")), "pass") == 0;
+            json_object_set_new(outs, out->name, r);
+            continue;
+        }
         tp_ref *ref = known ? known : tp_big_alloc(n * sizeof *ref);
         /* ops whose admitted set is one bit pattern give it: patterns compared */
         uint32_t *bits = op->reference_bits ? malloc(n * sizeof *bits) : NULL;

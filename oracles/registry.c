@@ -146,3 +146,16 @@ int tp_op_reference(const tp_op *op, const tp_value *model, const tp_case *c, co
     fesetround(saved);
     return rc;
 }
+
+int tp_op_reference_prepare(const tp_op *op, const tp_value *model, const tp_case *c, const char *output,
+                            void **state, char *err, size_t errlen)
+{
+    *state = NULL;
+    if (!op->reference_prepare)
+        return 0;
+    const int saved = fegetround();
+    fesetround(FE_TONEAREST);
+    int rc = op->reference_prepare(model, c, output, state, err, errlen);
+    fesetround(saved);
+    return rc;
+}

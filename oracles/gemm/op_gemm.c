@@ -233,49 +233,93 @@ static float *widen(const tp_tensor *t, int transpose)
 /* With an exact provider (a GPU): both exact sums, S = sum a b and the abs
  * sum A = sum |a b|, over the whole matrix from the provider in one call,
  * with a sample of each cross-checked against cpu_sums (on the operands
- * and on their |x|). */
-static int provider_reference(const tp_format *fmt, const tp_tensor *A, int ta, const tp_tensor *B, int tb, int M,
-                              int N, int K, int faith, const char *output, tp_ref *ref, char *err, size_t errlen)
+ * and on their |x|). The state of a reference by ranges
+ * (tp_op.reference_prepare): the sums, from which any range of elements'
+ * admitted intervals follows. */
+typedef struct {
+    const tp_format *fmt;
+    int K, faith;
+    double *hi, *lo, *ahi, *alo;
+} provider_sums;
+
+static void provider_sums_free(void *state)
+{
+    provider_sums *p = state;
+    if (!p)
+        return;
+    free(p->hi);
+    free(p->lo);
+    free(p->ahi);
+    free(p->alo);
+    free(p);
+}
+
+static provider_sums *provider_sums_compute(const tp_format *fmt, const tp_tensor *A, int ta, const tp_tensor *B,
+                                            int tb, int M, int N, int K, int faith, const char *output, char *err,
+                                            size_t errlen)
 {
     double t = tp_timing_start();
     float *a = widen(A, ta), *b = widen(B, tb);
     tp_timing_end(t, "gemm %s: operands widened to binary32", output);
     size_t n = (size_t)M * (size_t)N;
-    double *hi = tp_big_alloc(n * sizeof *hi), *lo = tp_big_alloc(n * sizeof *lo), *ahi = tp_big_alloc(n * sizeof *ahi),
-           *alo = tp_big_alloc(n * sizeof *alo);
-    int rc = -1;
-    if (!a || !b || !hi || !lo || !ahi || !alo)
+    provider_sums *p = calloc(1, sizeof *p);
+    if (p) {
+        *p = (provider_sums){fmt, K, faith, tp_big_alloc(n * sizeof(double)), tp_big_alloc(n * sizeof(double)),
+                             tp_big_alloc(n * sizeof(double)), tp_big_alloc(n * sizeof(double))};
+    }
+    if (!a || !b || !p || !p->hi || !p->lo || !p->ahi || !p->alo) {
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
-    else if (tp_gemm_exact_sums(output, M, N, K, a, b, hi, lo, ahi, alo, cpu_sums, err, errlen) == 0) {
-        t = tp_timing_start();
-        /* element by element: chunks in parallel give the same bits */
-        const int64_t chunk = 65536, nchunks = ((int64_t)n + chunk - 1) / chunk;
-        const int mode = fegetround(); /* to nearest: tp_sum_bound_rn and the output rounding assume it */
-#pragma omp parallel
-        {
-            int saved = fegetround();
-            fesetround(mode);
-#pragma omp for schedule(static)
-            for (int64_t q = 0; q < nchunks; q++) {
-                int64_t i0 = q * chunk, len = (int64_t)n - i0 < chunk ? (int64_t)n - i0 : chunk;
-                admitted(fmt, len, K, faith, hi + i0, lo + i0, ahi + i0, alo + i0, ref + i0);
-            }
-            fesetround(saved);
-        }
-        tp_timing_end(t, "gemm %s: admitted intervals from the exact sums", output);
-        rc = 0;
+        provider_sums_free(p);
+        p = NULL;
+    } else if (tp_gemm_exact_sums(output, M, N, K, a, b, p->hi, p->lo, p->ahi, p->alo, cpu_sums, err, errlen) != 0) {
+        provider_sums_free(p);
+        p = NULL;
     }
     free(a);
     free(b);
-    free(hi);
-    free(lo);
-    free(ahi);
-    free(alo);
-    return rc;
+    return p;
 }
 
-static int gemm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
-                          size_t errlen)
+/* Admitted intervals of elements [from, to): element by element, so any
+ * split into ranges gives the same bits. */
+static void provider_range(const void *state, int64_t from, int64_t to, tp_ref *ref)
+{
+    const provider_sums *p = state;
+    admitted(p->fmt, to - from, p->K, p->faith, p->hi + from, p->lo + from, p->ahi + from, p->alo + from, ref);
+}
+
+static int provider_reference(const tp_format *fmt, const tp_tensor *A, int ta, const tp_tensor *B, int tb, int M,
+                              int N, int K, int faith, const char *output, tp_ref *ref, char *err, size_t errlen)
+{
+    provider_sums *p = provider_sums_compute(fmt, A, ta, B, tb, M, N, K, faith, output, err, errlen);
+    if (!p)
+        return -1;
+    double t = tp_timing_start();
+    const int64_t n = (int64_t)M * N, chunk = 65536, nchunks = (n + chunk - 1) / chunk;
+    const int mode = fegetround(); /* to nearest: tp_sum_bound_rn and the output rounding assume it */
+#pragma omp parallel
+    {
+        int saved = fegetround();
+        fesetround(mode);
+#pragma omp for schedule(static)
+        for (int64_t q = 0; q < nchunks; q++)
+            provider_range(p, q * chunk, n - q * chunk < chunk ? n : (q + 1) * chunk, ref + q * chunk);
+        fesetround(saved);
+    }
+    tp_timing_end(t, "gemm %s: admitted intervals from the exact sums", output);
+    provider_sums_free(p);
+    return 0;
+}
+
+/* A GEMM case's operands and sizes, checked. */
+typedef struct {
+    const tp_tensor *A, *B;
+    int ta, tb, M, N, K, faith;
+    const tp_format *fmt;
+} gemm_operands;
+
+static int gemm_operands_of(const tp_value *model, const tp_case *c, const char *output, gemm_operands *g,
+                            char *err, size_t errlen)
 {
     const tp_tensor *in[2] = {NULL, NULL}, *C = tp_need_f16(c, "gemm", output, err, errlen);
     int nin = 0;
@@ -309,8 +353,19 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
                  K, TP_GEMM_K_MAX, TP_GEMM_K_MAX_EXACT, TP_GEMM_K_MAX);
         return -1;
     }
-    const tp_format *fmt = tp_format_of(C->dtype);
-    int faith = faithful(model);
+    *g = (gemm_operands){A, B, ta, tb, M, N, K, faithful(model), tp_format_of(C->dtype)};
+    return 0;
+}
+
+static int gemm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                          size_t errlen)
+{
+    gemm_operands g;
+    if (gemm_operands_of(model, c, output, &g, err, errlen) != 0)
+        return -1;
+    const tp_tensor *A = g.A, *B = g.B;
+    const int ta = g.ta, tb = g.tb, M = g.M, N = g.N, K = g.K, faith = g.faith;
+    const tp_format *fmt = g.fmt;
     if (tp_gemm_exact_provider_get())
         return provider_reference(fmt, A, ta, B, tb, M, N, K, faith, output, ref, err, errlen);
     /* The CPU path streams: B widened once into L2-sized panels (and their
@@ -393,6 +448,22 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
     return rc;
 }
 
+/* By ranges only with a provider: its sums are computed whole anyway, and
+ * the admitted intervals follow element by element. The CPU path streams
+ * row blocks into the whole reference (gemm_reference). */
+static int gemm_reference_prepare(const tp_value *model, const tp_case *c, const char *output, void **state,
+                                  char *err, size_t errlen)
+{
+    *state = NULL;
+    if (!tp_gemm_exact_provider_get())
+        return 0;
+    gemm_operands g;
+    if (gemm_operands_of(model, c, output, &g, err, errlen) != 0)
+        return -1;
+    *state = provider_sums_compute(g.fmt, g.A, g.ta, g.B, g.tb, g.M, g.N, g.K, g.faith, output, err, errlen);
+    return *state ? 0 : -1;
+}
+
 static const tp_statement gemm_exact = {
     "gemm.exact.split_double", TP_EVIDENCE,
     "exact sums by split-double accumulation (oracles/gemm/proven/gemm.c, WP-proven T1+T2 in the real model; "
@@ -460,4 +531,5 @@ static void gemm_say(const tp_value *model, const tp_case *c, tp_statements *out
 const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_check_model, gemm_reference,
                           gemm_say, gemm_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
-    NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */};
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
+    gemm_reference_prepare, provider_range, provider_sums_free};

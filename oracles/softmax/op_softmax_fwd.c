@@ -333,4 +333,5 @@ const tp_op tp_op_softmax_fwd = {"softmax_fwd", "y[r,j] = exp(x[r,j] - max_k x[r
                                  sm_check_model, sm_reference, sm_say, sm_statements, TP_DTYPE_BIT(TP_F16),
                                  model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
-    NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */};
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
+    NULL, NULL, NULL /* reference by ranges: none */};

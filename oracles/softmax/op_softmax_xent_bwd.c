@@ -212,4 +212,5 @@ static void xent_say(const tp_value *model, const tp_case *c, tp_statements *out
 const tp_op tp_op_softmax_xent_bwd = {"softmax_xent_bwd", "gi[r,j] = s[r,j] (g[r,j] - sum_k g[r,k] s[r,k])",
                                       xent_check_model, xent_reference, xent_say, xent_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
-    NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */};
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
+    NULL, NULL, NULL /* reference by ranges: none */};
