@@ -104,9 +104,9 @@ static int set_shape(const tp_plan_tensor *pt, tp_tensor *t, const tp_case *c, c
     return 0;
 }
 
-/* An output's contents before the launch, kept in t->initial too. */
-/* Fills t->initial with the output's init and, unless given_data (the
- * caller installs the output's data), t->data with a copy of it. */
+/* An output's contents before the launch: t->initial gets the output's
+ * init and, unless given_data (the caller installs the output's data),
+ * t->data a copy of it. */
 static int init_output(const tp_plan_tensor *pt, tp_tensor *t, size_t bytes, uint64_t seed, int given_data,
                        char *err, size_t errlen)
 {
