@@ -134,13 +134,16 @@ double tp_side_ratio(double y, const tp_ref *r)
  * binary32: tp_check_case accepts no other). */
 double tp_output_value(const tp_tensor *t, int64_t i) { return tp_format_load(tp_format_of(t->dtype), t->data, i); }
 
+/* The verdict of a value against its admitted interval: the one rule,
+ * for tp_element_admitted and the element loop (which has y loaded). */
+static inline int value_admitted(double y, const tp_ref *r) { return !isnan(y) && r->allow_lo <= y && y <= r->allow_hi; }
+
 int tp_element_admitted(const tp_tensor *t, int64_t i, const tp_ref *r, const uint32_t *bits)
 {
     const tp_format *fmt = tp_format_of(t->dtype);
     if (bits)
         return tp_format_bits(fmt, t->data, i) == bits[i];
-    double y = tp_format_load(fmt, t->data, i);
-    return !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
+    return value_admitted(tp_format_load(fmt, t->data, i), r);
 }
 
 /* y is closer to every point x of [exact_lo, exact_hi] than the admitted
@@ -188,8 +191,7 @@ static void check_range(const tp_tensor *out, const tp_ref *ref, int64_t ref_fro
     for (int64_t i = from; i < to; i++) {
         const tp_ref *r = &ref[i - ref_from];
         double y = tp_format_load(fmt, out->data, i);
-        /* tp_element_admitted, with the value already loaded */
-        int ok = bits ? tp_format_bits(fmt, out->data, i) == bits[i] : !isnan(y) && r->allow_lo <= y && y <= r->allow_hi;
+        int ok = bits ? tp_format_bits(fmt, out->data, i) == bits[i] : value_admitted(y, r);
         double err = isnan(y) ? INFINITY : fabs(y - r->exact);
         if (isinf(y) && isinf(r->exact) && y == r->exact)
             err = 0;
