@@ -439,12 +439,15 @@ static void print_summary(FILE *f, const json_t *res, const tp_plan *plan, const
     json_object_foreach(json_object_get(res, "exact_provider"), k, v)
     {
         const json_t *cc = json_object_get(v, "cross_check");
-        fprintf(f, "exact sums of %s: %s on %s in %.3f s; %lld of %lld elements (seed %s) cross-checked against the CPU "
-                   "exact path: %lld disagreements\n",
-                k, json_string_value(json_object_get(v, "provider")), json_string_value(json_object_get(v, "device")),
+        const char *suffix = ".element_check";
+        size_t kl = strlen(k), sl = strlen(suffix);
+        int elem = kl > sl && strcmp(k + kl - sl, suffix) == 0;
+        fprintf(f, "%s%.*s: %s on %s in %.3f s; %lld of %lld elements (seed %s) cross-checked against the CPU %s: %lld "
+                   "disagreements\n",
+                elem ? "element check of " : "exact sums of ", (int)(elem ? kl - sl : kl), k, json_string_value(json_object_get(v, "provider")), json_string_value(json_object_get(v, "device")),
                 json_number_value(json_object_get(v, "seconds")), (long long)json_integer_value(json_object_get(cc, "sampled")),
                 (long long)json_integer_value(json_object_get(v, "elements")), json_string_value(json_object_get(cc, "seed")),
-                (long long)json_integer_value(json_object_get(cc, "disagreements")));
+                elem ? "element check" : "exact path", (long long)json_integer_value(json_object_get(cc, "disagreements")));
     }
     fprintf(f, "verdict: %s\n", json_string_value(json_object_get(res, "verdict")));
 }

@@ -20,21 +20,23 @@
  * in every mode (tests/test_format.c checks all four). */
 #ifndef TP_IEEE_H
 #define TP_IEEE_H
+#include "core/tp_hd.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-static inline uint32_t tp_ieee_sign_bit(int E, int F) { return (uint32_t)1 << (E + F); }
-static inline uint32_t tp_ieee_inf_bits(int E, int F) { return (((uint32_t)1 << E) - 1) << F; }
-static inline int tp_ieee_bias(int E) { return (1 << (E - 1)) - 1; }
+static inline TP_HD uint32_t tp_ieee_sign_bit(int E, int F) { return (uint32_t)1 << (E + F); }
+static inline TP_HD uint32_t tp_ieee_inf_bits(int E, int F) { return (((uint32_t)1 << E) - 1) << F; }
+static inline TP_HD int tp_ieee_bias(int E) { return (1 << (E - 1)) - 1; }
 
-static inline int tp_ieee_is_nan(uint32_t h, int E, int F)
+static inline TP_HD int tp_ieee_is_nan(uint32_t h, int E, int F)
 {
     uint32_t inf = tp_ieee_inf_bits(E, F);
     return (h & inf) == inf && (h & (((uint32_t)1 << F) - 1)) != 0;
 }
 
-static inline int tp_ieee_is_inf(uint32_t h, int E, int F)
+static inline TP_HD int tp_ieee_is_inf(uint32_t h, int E, int F)
 {
     return (h & ~tp_ieee_sign_bit(E, F)) == tp_ieee_inf_bits(E, F);
 }
@@ -43,7 +45,7 @@ static inline int tp_ieee_is_inf(uint32_t h, int E, int F)
  * decoders below multiply by it instead of calling ldexp, which was a
  * tenth of a GEMM check's time; a product of an integer below 2^24 by
  * such a power of two is exact in every rounding mode. */
-static inline double tp_ieee_pow2(int n)
+static inline TP_HD double tp_ieee_pow2(int n)
 {
     const uint64_t b = (uint64_t)(n + 1023) << 52;
     double d;
@@ -53,7 +55,7 @@ static inline double tp_ieee_pow2(int n)
 
 /* The exact value of a pattern (a NaN pattern gives a quiet NaN carrying
  * the pattern's sign). */
-static inline double tp_ieee_decode(uint32_t h, int E, int F)
+static inline TP_HD double tp_ieee_decode(uint32_t h, int E, int F)
 {
     const int bias = tp_ieee_bias(E);
     const uint32_t frac = h & (((uint32_t)1 << F) - 1), ef = (h >> F) & (((uint32_t)1 << E) - 1);
@@ -72,7 +74,7 @@ static inline double tp_ieee_decode(uint32_t h, int E, int F)
  * between the largest finite value and 2^(emax+1), the sign of zero kept;
  * NaN gives the quiet NaN with the sign bit clear. Exact for every double
  * input: there is no intermediate rounding. */
-static inline uint32_t tp_ieee_encode(double x, int E, int F)
+static inline TP_HD uint32_t tp_ieee_encode(double x, int E, int F)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
@@ -111,7 +113,7 @@ static inline uint32_t tp_ieee_encode(double x, int E, int F)
 /* Neighbours in the format's order (-inf .. -0 +0 .. +inf): +inf for
  * next_up (-inf for next_down) and NaN patterns are returned unchanged;
  * both zeros step to the smallest subnormal of the direction. */
-static inline uint32_t tp_ieee_next_up(uint32_t h, int E, int F)
+static inline TP_HD uint32_t tp_ieee_next_up(uint32_t h, int E, int F)
 {
     const uint32_t s = tp_ieee_sign_bit(E, F);
     if (tp_ieee_is_nan(h, E, F) || h == tp_ieee_inf_bits(E, F))
@@ -121,7 +123,7 @@ static inline uint32_t tp_ieee_next_up(uint32_t h, int E, int F)
     return (h & s) ? h - 1 : h + 1;
 }
 
-static inline uint32_t tp_ieee_next_down(uint32_t h, int E, int F)
+static inline TP_HD uint32_t tp_ieee_next_down(uint32_t h, int E, int F)
 {
     const uint32_t s = tp_ieee_sign_bit(E, F);
     if (tp_ieee_is_nan(h, E, F) || h == (s | tp_ieee_inf_bits(E, F)))
@@ -135,7 +137,7 @@ static inline uint32_t tp_ieee_next_down(uint32_t h, int E, int F)
  * 2^e <= |x| < 2^(e+1); the subnormal spacing at zero (and for NaN); the
  * spacing of the last finite binade for |x| at or above the largest
  * finite value (infinity included). */
-static inline double tp_ieee_ulp(double x, int E, int F)
+static inline TP_HD double tp_ieee_ulp(double x, int E, int F)
 {
     const int bias = tp_ieee_bias(E), emin = 1 - bias;
     const double a = fabs(x);

@@ -5,6 +5,7 @@
 #ifndef TP_OP_H
 #define TP_OP_H
 #include "core/tp_dtype.h"
+#include "core/tp_ref.h"
 #include "core/tp_statement.h"
 #include "core/tp_tensor.h"
 #include "core/tp_value.h"
@@ -15,16 +16,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* What the reference says about one output element. */
-typedef struct {
-    double exact;              /* the exact real value, rounded to double */
-    double exact_lo, exact_hi; /* an enclosure of it (equal when exact) */
-    /* Every output the numeric model admits lies in [allow_lo, allow_hi];
-     * both are values of the output's dtype (binary16 or binary32, possibly
-     * infinite) held as doubles. */
-    double allow_lo, allow_hi;
-} tp_ref;
 
 /* One key of an op's [model] table, as the registry publishes it: a
  * choice among `values` (NULL-terminated), or, when values is NULL, a key
@@ -92,6 +83,18 @@ typedef struct tp_op {
                              size_t errlen);
     void (*reference_range)(const void *state, int64_t from, int64_t to, tp_ref *ref);
     void (*reference_release)(void *state);
+    /* Optional, with reference_prepare: the element check of the whole
+     * output done where the state's data lives (a GPU), by the element
+     * rule of harness/tp_check_elem.h on references computed from the same
+     * source as reference_range's, in round to nearest: tallies[k]
+     * (tp_check_tally) of elements [k*chunk, (k+1)*chunk). 0 done; 1 not
+     * offered for this state (the caller checks by ranges); -1 error. */
+    int (*check_elsewhere)(void *state, const tp_tensor *out, double claim_atol, double claim_rtol, int64_t chunk,
+                           void *tallies, char *err, size_t errlen);
+    /* Optional, with check_elsewhere: makes reference_range usable (the
+     * data copied back); the caller calls it before the first
+     * reference_range. 0, or -1 with err set. */
+    int (*reference_ready)(void *state, char *err, size_t errlen);
 } tp_op;
 
 const tp_op *tp_op_find(const char *name);

@@ -36,18 +36,6 @@ json_t *tp_json_num(double v)
     return json_real(v);
 }
 
-typedef struct {
-    int64_t index;
-    double got, ratio, err;
-    /* more_accurate: a violation closer to the exact value than anything the
-     * model admits (tp_more_accurate). bits_shown: a violation of a
-     * bit-exact op that the values cannot show (a signed zero, a NaN), whose
-     * patterns got_bits and want_bits the element's JSON then carries. */
-    int more_accurate, bits_shown;
-    uint32_t got_bits, want_bits;
-    tp_ref ref; /* the element's reference, for its JSON (a ranged check keeps no array) */
-} elem;
-
 static json_t *index_json(const tp_tensor *t, int64_t flat)
 {
     json_t *a = json_array();
@@ -61,7 +49,7 @@ static json_t *index_json(const tp_tensor *t, int64_t flat)
     return a;
 }
 
-static json_t *elem_json(const tp_tensor *t, const elem *e)
+static json_t *elem_json(const tp_tensor *t, const tp_check_elem *e)
 {
     const tp_ref *r = &e->ref;
     json_t *o = json_object();
@@ -87,190 +75,50 @@ static json_t *elem_json(const tp_tensor *t, const elem *e)
     return o;
 }
 
-/* Keeps the k largest by (ratio, err, -index): a total order, so ties
- * resolve the same way on every machine. */
-static int worse(const elem *a, const elem *b)
-{
-    if (a->ratio != b->ratio)
-        return a->ratio > b->ratio;
-    if (a->err != b->err)
-        return a->err > b->err;
-    return a->index < b->index;
-}
-
-static void keep_worst(elem *w, int *nw, const elem *e)
-{
-    if (*nw < TP_CHECK_WORST)
-        w[(*nw)++] = *e;
-    else if (worse(e, &w[TP_CHECK_WORST - 1]))
-        w[TP_CHECK_WORST - 1] = *e;
-    else
-        return;
-    for (int i = *nw - 1; i > 0 && worse(&w[i], &w[i - 1]); i--) {
-        elem tmp = w[i];
-        w[i] = w[i - 1];
-        w[i - 1] = tmp;
-    }
-}
-
-/* Distance from the exact value to the allowed end on the side of y;
- * err/bound on that side is <= 1 exactly when y is admitted. */
-double tp_side_ratio(double y, const tp_ref *r)
-{
-    if (isnan(y))
-        return INFINITY;
-    double d = y >= r->exact ? y - r->exact : r->exact - y;
-    double b = y >= r->exact ? r->allow_hi - r->exact : r->exact - r->allow_lo;
-    if (d == 0)
-        return 0;
-    if (!(b > 0))
-        return INFINITY;
-    if (isinf(d))
-        return isinf(b) ? 1 : INFINITY;
-    return d / b;
-}
+double tp_side_ratio(double y, const tp_ref *r) { return tp_check_side_ratio(y, r); }
 
 /* Element access through the output's format (binary16, bfloat16 or
  * binary32: tp_check_case accepts no other). */
 double tp_output_value(const tp_tensor *t, int64_t i) { return tp_format_load(tp_format_of(t->dtype), t->data, i); }
-
-/* The verdict of a value against its admitted interval: the one rule,
- * for tp_element_admitted and the element loop (which has y loaded). */
-static inline int value_admitted(double y, const tp_ref *r) { return !isnan(y) && r->allow_lo <= y && y <= r->allow_hi; }
 
 int tp_element_admitted(const tp_tensor *t, int64_t i, const tp_ref *r, const uint32_t *bits)
 {
     const tp_format *fmt = tp_format_of(t->dtype);
     if (bits)
         return tp_format_bits(fmt, t->data, i) == bits[i];
-    return value_admitted(tp_format_load(fmt, t->data, i), r);
+    return tp_check_value_admitted(tp_format_load(fmt, t->data, i), r);
 }
 
-/* y is closer to every point x of [exact_lo, exact_hi] than the admitted
- * interval is: |y - x| < dist(x, [allow_lo, allow_hi]). That needs the
- * enclosure wholly on one side of the interval, say below (exact_hi <
- * allow_lo), and then, for every x: y < allow_lo, and where x > y also
- * x - y < allow_lo - x, i.e. 2x < allow_lo + y, decided at x = exact_hi.
- * The sum allow_lo + y is rounded in whatever mode the caller runs; it is
- * within one double step of the real sum, so the step below (above) it is
- * a safe lower (upper) bound, and no element is called more accurate
- * unless it is. 2x is exact (it may overflow to inf, which only refuses).
- * An infinite end is excluded: where the model admits only an overflow to
- * infinity, every finite y is "closer", which says nothing about accuracy
- * (a saturating kernel is not a more accurate one). */
-int tp_more_accurate(double y, const tp_ref *r)
-{
-    if (!isfinite(y) || !isfinite(r->exact_lo) || !isfinite(r->exact_hi))
-        return 0;
-    if (r->exact_hi < r->allow_lo && isfinite(r->allow_lo))
-        return y < r->allow_lo && (y >= r->exact_hi || 2 * r->exact_hi < nextafter(r->allow_lo + y, -INFINITY));
-    if (r->exact_lo > r->allow_hi && isfinite(r->allow_hi))
-        return y > r->allow_hi && (y <= r->exact_lo || 2 * r->exact_lo > nextafter(r->allow_hi + y, INFINITY));
-    return 0;
-}
+int tp_more_accurate(double y, const tp_ref *r) { return tp_check_more_accurate(y, r); }
 
 json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_atol, double claim_rtol)
 {
     return tp_check_output_bits(out, ref, NULL, claim_atol, claim_rtol);
 }
 
-/* What the element loop gathers over a range of elements. */
-typedef struct {
-    int64_t violations, strict, loose, nonfinite, more_accurate;
-    double max_err, max_ulp, max_ratio, max_bound;
-    elem worst[TP_CHECK_WORST], first[TP_CHECK_WORST];
-    int nworst, nfirst;
-    int unordered; /* an err or ratio is NaN: keep_worst's order is not total there */
-} tally;
+/* Elements [from, to) into t; ref[i - ref_from] is element i's
+ * reference. One loop per format, each with its widths constant, so that
+ * the compiler specialises tp_check_element's decoding for it. */
+#define CHECK_RANGE(E, F, T)                                                                                  \
+    for (int64_t i = from; i < to; i++)                                                                       \
+        tp_check_element(E, F, i, ((const T *)out->data)[i], bits ? &bits[i] : NULL, &ref[i - ref_from],     \
+                         claim_atol, claim_rtol, t)
 
-/* Elements [from, to); ref[i - ref_from] is element i's reference. */
 static void check_range(const tp_tensor *out, const tp_ref *ref, int64_t ref_from, const uint32_t *bits,
-                        double claim_atol, double claim_rtol, int64_t from, int64_t to, tally *t)
+                        double claim_atol, double claim_rtol, int64_t from, int64_t to, tp_check_tally *t)
 {
     const tp_format *fmt = tp_format_of(out->dtype);
-    for (int64_t i = from; i < to; i++) {
-        const tp_ref *r = &ref[i - ref_from];
-        double y = tp_format_load(fmt, out->data, i);
-        int ok = bits ? tp_format_bits(fmt, out->data, i) == bits[i] : value_admitted(y, r);
-        double err = isnan(y) ? INFINITY : fabs(y - r->exact);
-        if (isinf(y) && isinf(r->exact) && y == r->exact)
-            err = 0;
-        elem e = {i, y, tp_side_ratio(y, r), err, 0, 0, 0, 0, *r};
-        if (bits && ok)
-            e.err = e.ratio = 0; /* the admitted pattern itself, a NaN included */
-        else if (bits) {
-            /* a set of one pattern has no room on either side: -0 for +0
-             * too, though their values are the same */
-            e.ratio = INFINITY;
-            if (isnan(r->exact))
-                e.err = INFINITY; /* anything but the admitted NaN pattern */
-        }
-        if (bits && !ok && (y == r->exact || isnan(y) || isnan(r->exact))) {
-            e.bits_shown = 1; /* -0 for +0, another NaN: the values do not show it */
-            e.got_bits = tp_format_bits(fmt, out->data, i);
-            e.want_bits = bits[i];
-        }
-        if (!ok && e.ratio <= 1)
-            e.ratio = nextafter(1.0, 2.0); /* the enclosure of exact is coarser than the verdict */
-        if (!bits && !ok && tp_more_accurate(y, r)) {
-            e.more_accurate = 1;
-            t->more_accurate++;
-        }
-        if (!isfinite(y))
-            t->nonfinite++;
-        if (!ok) {
-            t->violations++;
-            if (t->nfirst < TP_CHECK_WORST)
-                t->first[t->nfirst++] = e;
-        }
-        t->unordered |= isnan(e.err) || isnan(e.ratio);
-        t->max_err = fmax(t->max_err, e.err);
-        t->max_ulp = fmax(t->max_ulp, e.err / fmt->ulp(r->exact));
-        t->max_ratio = fmax(t->max_ratio, e.ratio);
-        double bound = fmax(r->allow_hi - r->exact, r->exact - r->allow_lo);
-        t->max_bound = fmax(t->max_bound, bound);
-        keep_worst(t->worst, &t->nworst, &e);
-        /* Claim audit: does |y - exact| <= atol accept exactly the outputs
-         * the model admits? strict: it rejects some admitted output (a
-         * false alarm is possible); loose: it accepts some value of the format
-         * outside the admitted set (a missed bug is possible). */
-        double atol = claim_atol + claim_rtol * fabs(r->exact);
-        if (bound > atol)
-            t->strict++;
-        double above = tp_format_next_above(fmt, r->allow_hi);
-        double below = tp_format_next_below(fmt, r->allow_lo);
-        if ((above > r->allow_hi && above - r->exact <= atol) ||
-            (below < r->allow_lo && r->exact - below <= atol))
-            t->loose++;
-    }
+    if (fmt == &tp_binary16)
+        CHECK_RANGE(5, 10, uint16_t);
+    else if (fmt == &tp_bfloat16)
+        CHECK_RANGE(8, 7, uint16_t);
+    else
+        CHECK_RANGE(8, 23, uint32_t);
 }
 
 /* Chunks of the parallel element loop: a fixed size, so the chunks (and
  * the order they are merged in) do not depend on the number of threads. */
 #define TP_CHECK_CHUNK 16384
-
-/* t += u, u covering the elements right after t's. Counts add, maxima are
- * fmax (NaN-ignoring, so in any order), the first violations are t's then
- * u's, and the worst are u's offered to t's list in the order the
- * sequential loop would offer them: the same list whenever keep_worst's
- * order is total (no NaN err or ratio; the caller checks that). */
-static void tally_merge(tally *t, const tally *u)
-{
-    t->violations += u->violations;
-    t->strict += u->strict;
-    t->loose += u->loose;
-    t->nonfinite += u->nonfinite;
-    t->more_accurate += u->more_accurate;
-    t->max_err = fmax(t->max_err, u->max_err);
-    t->max_ulp = fmax(t->max_ulp, u->max_ulp);
-    t->max_ratio = fmax(t->max_ratio, u->max_ratio);
-    t->max_bound = fmax(t->max_bound, u->max_bound);
-    for (int i = 0; i < u->nfirst && t->nfirst < TP_CHECK_WORST; i++)
-        t->first[t->nfirst++] = u->first[i];
-    for (int i = 0; i < u->nworst; i++)
-        keep_worst(t->worst, &t->nworst, &u->worst[i]);
-    t->unordered |= u->unordered;
-}
 
 /* The SHA-256 of an output's bytes, run beside the element loop. */
 typedef struct {
@@ -299,7 +147,7 @@ typedef struct {
  * tp_op_reference computes whole references; the check itself in the
  * caller's mode. */
 static void check_chunk(const tp_tensor *out, const ref_source *src, const uint32_t *bits, double claim_atol,
-                        double claim_rtol, int64_t from, int64_t to, tp_ref *buf, tally *t)
+                        double claim_rtol, int64_t from, int64_t to, tp_ref *buf, tp_check_tally *t)
 {
     if (src->ref) {
         check_range(out, src->ref, 0, bits, claim_atol, claim_rtol, from, to, t);
@@ -312,13 +160,36 @@ static void check_chunk(const tp_tensor *out, const ref_source *src, const uint3
     check_range(out, buf, from, bits, claim_atol, claim_rtol, from, to, t);
 }
 
+/* An op's check_elsewhere (a GPU) for the whole output when it offers
+ * one: 1 done into *all, 0 not offered (or not in this rounding mode),
+ * -1 error (err). Its chunks are this file's, merged in order. */
+static int check_elsewhere(const tp_tensor *out, const ref_source *src, const uint32_t *bits, double claim_atol,
+                           double claim_rtol, tp_check_tally *all, char *err, size_t errlen)
+{
+    /* the GPU computes in round to nearest, as the references are; the
+     * element rule in the caller's mode: only the same when that is it */
+    if (src->ref || !src->op->check_elsewhere || bits || fegetround() != FE_TONEAREST)
+        return 0;
+    int64_t nchunks = (out->numel + TP_CHECK_CHUNK - 1) / TP_CHECK_CHUNK;
+    tp_check_tally *t = calloc((size_t)(nchunks ? nchunks : 1), sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "output %s: out of memory for its element check", out->name);
+        return -1;
+    }
+    int rc = src->op->check_elsewhere((void *)src->state, out, claim_atol, claim_rtol, TP_CHECK_CHUNK, t, err, errlen);
+    if (rc == 0)
+        for (int64_t k = 0; k < nchunks; k++)
+            tp_check_tally_merge(all, &t[k]);
+    free(t);
+    return rc < 0 ? -1 : rc == 0;
+}
+
 static json_t *check_output(const tp_tensor *out, const ref_source *src, const uint32_t *bits, double claim_atol,
-                            double claim_rtol)
+                            double claim_rtol, char *err, size_t errlen)
 {
     const tp_format *fmt = tp_format_of(out->dtype);
-    tally all = {0};
+    tp_check_tally all = {0};
     int64_t nchunks = (out->numel + TP_CHECK_CHUNK - 1) / TP_CHECK_CHUNK;
-    tally *part = nchunks > 1 ? calloc((size_t)nchunks, sizeof *part) : NULL;
     int no_memory = 0;
     /* The output's SHA-256 in a thread of its own while the elements are
      * checked (serially after the loop it was 20 to 60 ms of a 4096^2
@@ -328,6 +199,15 @@ static json_t *check_output(const tp_tensor *out, const ref_source *src, const u
     int sha_started = pthread_create(&sha_thread, NULL, sha_run, &sj) == 0;
     if (!sha_started)
         sha_run(&sj);
+    int elsewhere = check_elsewhere(out, src, bits, claim_atol, claim_rtol, &all, err, errlen);
+    /* by ranges from here on: the op's data where reference_range reads it */
+    int ranges_ready = elsewhere < 0 || src->ref || !src->op->reference_ready;
+    if (elsewhere == 0 && !ranges_ready) {
+        if (src->op->reference_ready((void *)src->state, err, errlen) != 0)
+            elsewhere = -1;
+        ranges_ready = 1;
+    }
+    tp_check_tally *part = elsewhere == 0 && nchunks > 1 ? calloc((size_t)nchunks, sizeof *part) : NULL;
     if (part) {
         /* A chunk's worst elements are the chunk's best candidates, and a
          * total order makes the merged list the sequential loop's. The
@@ -357,12 +237,15 @@ static json_t *check_output(const tp_tensor *out, const ref_source *src, const u
             fesetround(saved);
         }
         for (int64_t k = 0; k < nchunks; k++)
-            tally_merge(&all, &part[k]);
+            tp_check_tally_merge(&all, &part[k]);
     }
     if (sha_started)
         pthread_join(sha_thread, NULL);
     const char *sha = sj.sha;
-    int sequential = !part || all.unordered; /* rare (a NaN exact value): the one sequential pass decides */
+    /* rare (a NaN exact value): the one sequential pass decides */
+    int sequential = elsewhere >= 0 && ((elsewhere == 0 && !part) || all.unordered);
+    if (sequential && !ranges_ready && src->op->reference_ready((void *)src->state, err, errlen) != 0)
+        elsewhere = -1, sequential = 0;
     if (sequential && !no_memory) {
         /* chunk after chunk into one tally: the same pass as one loop */
         memset(&all, 0, sizeof all);
@@ -376,11 +259,13 @@ static json_t *check_output(const tp_tensor *out, const ref_source *src, const u
     }
     free(part);
     if (no_memory)
+        snprintf(err, errlen, "output %s: out of memory for its reference", out->name);
+    if (no_memory || elsewhere < 0)
         return NULL;
     int64_t violations = all.violations, strict = all.strict, loose = all.loose, nonfinite = all.nonfinite,
             more_accurate = all.more_accurate;
     double max_err = all.max_err, max_ulp = all.max_ulp, max_ratio = all.max_ratio, max_bound = all.max_bound;
-    elem *worst = all.worst, *first = all.first;
+    tp_check_elem *worst = all.worst, *first = all.first;
     int nworst = all.nworst, nfirst = all.nfirst;
     json_t *o = json_object();
     json_object_set_new(o, "verdict", json_string(violations ? "fail" : "pass"));
@@ -415,14 +300,15 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
                              double claim_rtol)
 {
     const ref_source src = {ref, NULL, NULL};
-    return check_output(out, &src, bits, claim_atol, claim_rtol);
+    char err[64];
+    return check_output(out, &src, bits, claim_atol, claim_rtol, err, sizeof err); /* NULL: out of memory */
 }
 
 json_t *tp_check_output_ranges(const tp_tensor *out, const tp_op *op, const void *state, double claim_atol,
-                               double claim_rtol)
+                               double claim_rtol, char *err, size_t errlen)
 {
     const ref_source src = {NULL, op, state};
-    return check_output(out, &src, NULL, claim_atol, claim_rtol);
+    return check_output(out, &src, NULL, claim_atol, claim_rtol, err, errlen);
 }
 
 /* The fills of the case's inputs, as the plan records them. */
@@ -471,11 +357,18 @@ static json_t *check_by_ranges(const tp_op *op, const tp_value *model, const tp_
                                const void *state, double atol, double rtol, char *err, size_t errlen)
 {
     double t = tp_timing_start();
-    json_t *r = tp_check_output_ranges(out, op, state, atol, rtol);
+    json_t *r = tp_check_output_ranges(out, op, state, atol, rtol, err, errlen);
     tp_timing_end(t, "element check of %s, references computed by ranges", out->name);
+    if (!r)
+        return NULL;
     tp_ref *whole = NULL;
-    if (r && json_integer_value(json_object_get(r, "more_accurate")) > 0) {
+    if (json_integer_value(json_object_get(r, "more_accurate")) > 0) {
         whole = tp_big_alloc((size_t)out->numel * sizeof *whole);
+        if (whole && op->reference_ready && op->reference_ready((void *)state, err, errlen) != 0) {
+            free(whole);
+            json_decref(r);
+            return NULL;
+        }
         if (whole) {
 #pragma omp parallel
             {

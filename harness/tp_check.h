@@ -7,11 +7,10 @@
 #define TP_CHECK_H
 #include "core/tp_op.h"
 #include "core/tp_plan.h"
+#include "harness/tp_check_elem.h"
 #include "harness/tp_statements.h"
 
 #include <jansson.h>
-
-#define TP_CHECK_WORST 5
 
 /* tp_case_build, and the case refused (NULL, err set) when an output has a
  * format the plan's op cannot check (tp_op_check_outputs): what a harness
@@ -51,9 +50,13 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
 /* The same as tp_check_output, each element's reference computed by
  * op->reference_range(state, ...) chunk by chunk as the check goes, so that
  * no array of the whole output's references exists (tp_op.reference_prepare);
- * the same result, bit for bit. NULL when out of memory. */
+ * the same result, bit for bit. Where the op offers check_elsewhere (a GPU
+ * holding its data) and the caller runs in round to nearest, the whole
+ * element check runs there, by the same rule (harness/tp_check_elem.h),
+ * and its tallies are merged here. NULL with err set: out of memory, or
+ * the op's own check failed. */
 json_t *tp_check_output_ranges(const tp_tensor *out, const tp_op *op, const void *state, double claim_atol,
-                               double claim_rtol);
+                               double claim_rtol, char *err, size_t errlen);
 
 /* The verdict of element i of t: its bit pattern is bits[i] when bits is
  * given, else its value lies in [allow_lo, allow_hi] (a NaN never does). */

@@ -1,6 +1,7 @@
 #include "core/tp_op.h"
 
 #include "core/tp_format.h"
+#include "core/tp_ieee.h"
 #include "core/tp_npy.h"
 
 #include <fenv.h>
@@ -87,12 +88,24 @@ int tp_op_check_input_finite(const tp_op *op, const tp_tensor *t, char *err, siz
     if (op->nonfinite_inputs || t->initial || !f || !t->data)
         return 0;
     /* the first non-finite element, found in parallel (a minimum: the
-     * same element whatever the threads) */
+     * same element whatever the threads), from the patterns: all exponent
+     * bits set is an infinity or a NaN (decoding each element through
+     * the format's functions was 0.05 s of a 4096^3 check on the GPU host) */
     int64_t first = t->numel;
+    const uint32_t inf = tp_ieee_inf_bits(f->exp_bits, f->frac_bits);
+    if (f->size == 2) {
+        const uint16_t *h = t->data;
 #pragma omp parallel for reduction(min : first) schedule(static)
-    for (int64_t e = 0; e < t->numel; e++)
-        if (e < first && !isfinite(tp_format_load(f, t->data, e)))
-            first = e;
+        for (int64_t e = 0; e < t->numel; e++)
+            if (e < first && (h[e] & inf) == inf)
+                first = e;
+    } else {
+        const uint32_t *h = t->data;
+#pragma omp parallel for reduction(min : first) schedule(static)
+        for (int64_t e = 0; e < t->numel; e++)
+            if (e < first && (h[e] & inf) == inf)
+                first = e;
+    }
     if (first == t->numel)
         return 0;
     double v = tp_format_load(f, t->data, first);

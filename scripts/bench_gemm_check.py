@@ -101,7 +101,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="directory for bench_gemm_check.{json,md}")
     ap.add_argument("--sizes", default="1024,4096,8192")
-    ap.add_argument("--threads", default="1,16")
+    ap.add_argument("--threads", default="1,16",
+                    help="thread counts of the CPU path; empty: none (with --device, only the GPU path and the baseline)")
     ap.add_argument("--reps", type=int, default=1, help="runs per (size, threads); the best wall time is kept")
     ap.add_argument("--work", help="where the inputs are written (default OUT/inputs)")
     ap.add_argument("--device", action="store_true",
@@ -112,6 +113,7 @@ def main():
     a = ap.parse_args()
     sizes = [parse_size(s) for s in a.sizes.split(",") if s]
     threads = [int(t) for t in a.threads.split(",") if t]
+    dev_threads = max(threads) if threads else os.cpu_count()
     os.makedirs(a.out, exist_ok=True)
     work = a.work or os.path.join(a.out, "inputs")
     tolproof = os.path.abspath(a.tolproof)
@@ -138,7 +140,7 @@ def main():
         dev = base = None
         if a.device:
             for r in range(a.reps):
-                res = run_check(tolproof, paths, max(threads), os.path.join(a.out, f"check_{M}x{N}x{K}_device.json"),
+                res = run_check(tolproof, paths, dev_threads, os.path.join(a.out, f"check_{M}x{N}x{K}_device.json"),
                                 device=True, timings=a.timings and r == a.reps - 1)
                 for line in res["timings"]:
                     print("    " + line, file=sys.stderr)
@@ -149,12 +151,13 @@ def main():
             base = baseline(paths, a.reps)
             print(f"  float64 on {base['device']} + allclose: {base['seconds'] * 1e3:.1f} ms", file=sys.stderr)
         t1 = next((r for r in runs if r["threads"] == 1), None)
-        tmax = max(runs, key=lambda r: r["threads"])
+        tmax = max(runs, key=lambda r: r["threads"]) if runs else None
         macs = float(M) * N * K
         rows.append({"M": M, "N": N, "K": K, "macs": macs, "runs": runs,
                      "speedup": (t1["wall_s"] / tmax["wall_s"]) if t1 and tmax is not t1 else None,
-                     "speedup_threads": tmax["threads"],
-                     "peak_rss_mib": max(r["peak_rss_mib"] for r in runs), "device_run": dev, "baseline": base,
+                     "speedup_threads": tmax["threads"] if tmax else None,
+                     "peak_rss_mib": max(r["peak_rss_mib"] for r in runs + ([dev] if dev else [])), "device_run": dev,
+                     "baseline": base,
                      "ok": all(r["exit"] == 0 and r["verdict"] == "pass" for r in runs + ([dev] if dev else []))})
     doc = {"bench": "gemm_check", "host": platform.node(), "cpu": cpu_name(), "cores": os.cpu_count(),
            "tolproof": tolproof, "threads": threads, "reps": a.reps, "sizes": rows,
@@ -163,7 +166,7 @@ def main():
         json.dump(doc, f, indent=1)
     hdr = ["M x N x K"] + [f"{t}t wall s" for t in threads] + [f"{t}t MAC/s/core" for t in threads] + \
           [f"speed-up {threads[-1]}t/1t" if 1 in threads and len(threads) > 1 else "speed-up", "peak RSS MiB"] + \
-          (["--device wall s", "f64 GPU + allclose s", "--device / baseline", f"{max(threads)}t / --device"]
+          (["--device wall s", "f64 GPU + allclose s", "--device / baseline", f"{dev_threads}t / --device"]
            if a.device else []) + ["pass"]
     lines = [f"`tolproof check` of gemm_fwd on {doc['cpu']} ({doc['cores']} CPUs), {doc['time']}, best of {a.reps}", "",
              "| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
@@ -173,9 +176,10 @@ def main():
         sp = f"{r['speedup']:.2f}x" if r["speedup"] else "-"
         dv = []
         if a.device:
-            d, b, tm = r["device_run"], r["baseline"], max(r["runs"], key=lambda x: x["threads"])
+            d, b = r["device_run"], r["baseline"]
+            tm = max(r["runs"], key=lambda x: x["threads"]) if r["runs"] else None
             dv = [f"{d['wall_s']:.3f}", f"{b['seconds']:.4f}", f"{d['wall_s'] / b['seconds']:.0f}x",
-                  f"{tm['wall_s'] / d['wall_s']:.2f}x"]
+                  f"{tm['wall_s'] / d['wall_s']:.2f}x" if tm else "-"]
         lines.append("| " + " | ".join([f"{r['M']}x{r['N']}x{r['K']}"] + walls + rates +
                                        [sp, f"{r['peak_rss_mib']:.0f}"] + dv + ["yes" if r["ok"] else "**no**"]) + " |")
     md = "\n".join(lines) + "\n"

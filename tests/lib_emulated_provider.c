@@ -2,19 +2,142 @@
  * with the same entry point, tp_gemm_exact_cuda_open, returning the GPU's
  * fixed-point arithmetic run on the host (tests/fixed_provider.h), so that
  * `tolproof check --device` can be tested end to end without a GPU
- * (TP_GEMM_CUDA_LIB names it). TP_EMULATED_WRONG_AT=I makes element I of
- * every output wrong by 2^-48. */
+ * (TP_GEMM_CUDA_LIB names it). Like the GPU library it keeps its sums and
+ * checks the output where they are (the kept-sums entries), with the GPU
+ * check's structure: a tally per run of 256 elements, the runs merged in
+ * order per chunk (oracles/gemm/gemm_check_cuda.cuh), in plain C.
+ * Environment:
+ *  - TP_EMULATED_WRONG_AT=I: element I of every output's sums wrong by
+ *    2^-48;
+ *  - TP_EMULATED_CHECK_WRONG_AT=I: element I's admitted interval one
+ *    binary16 step wider at its top in the element check (the sums right);
+ *  - TP_EMULATED_NO_KEPT=1: no kept-sums entries (the sums come back
+ *    whole and the CPU checks, as before the GPU check existed). */
 #include "tests/fixed_provider.h"
 
+#include "harness/tp_check_elem.h"
+#include "oracles/gemm/gemm_admitted.h"
+
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const tp_gemm_exact_provider *tp_gemm_exact_cuda_open(char *err, size_t errlen);
+
+static double *kept;      /* hi, lo, ahi, alo: 4 arrays of kept_n */
+static size_t kept_n;
+static long check_wrong_at = -1;
+
+static void emu_release(void)
+{
+    free(kept);
+    kept = NULL;
+    kept_n = 0;
+}
+
+static int emu_sums_kept(int M, int N, int K, const float *a, const float *b, char *err, size_t errlen)
+{
+    emu_release();
+    size_t n = (size_t)M * (size_t)N;
+    kept = malloc(4 * (n ? n : 1) * sizeof *kept);
+    if (!kept) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    kept_n = n;
+    return fixed_provider_sums(M, N, K, a, b, kept, kept + n, kept + 2 * n, kept + 3 * n, err, errlen);
+}
+
+static int emu_gather(size_t ns, const size_t *idx, double *hi, double *lo, double *ahi, double *alo, char *err,
+                      size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    for (size_t q = 0; q < ns; q++) {
+        hi[q] = kept[idx[q]];
+        lo[q] = kept[kept_n + idx[q]];
+        ahi[q] = kept[2 * kept_n + idx[q]];
+        alo[q] = kept[3 * kept_n + idx[q]];
+    }
+    return 0;
+}
+
+static int emu_fetch(double *hi, double *lo, double *ahi, double *alo, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    size_t b = kept_n * sizeof *kept;
+    memcpy(hi, kept, b);
+    memcpy(lo, kept + kept_n, b);
+    memcpy(ahi, kept + 2 * kept_n, b);
+    memcpy(alo, kept + 3 * kept_n, b);
+    return 0;
+}
+
+/* tp_gc_element of the GPU check, written for the host */
+static void emu_element(int64_t i, const uint16_t *out, double terms, double atol, double rtol, tp_check_tally *t)
+{
+    const size_t n = kept_n;
+    double s, e, as, ae, blo, bhi;
+    tp_two_sum(kept[i], kept[n + i], &s, &e);
+    tp_two_sum(kept[2 * n + i], kept[3 * n + i], &as, &ae);
+    tp_ref r;
+    tp_gemm_bound(s, e, as, ae, terms, &r, &blo, &bhi);
+    tp_gemm_admit_f16(blo, bhi, &r);
+    if (i == check_wrong_at)
+        r.allow_hi = tp_ieee_decode(tp_ieee_next_up(tp_ieee_encode(r.allow_hi, 5, 10), 5, 10), 5, 10);
+    tp_check_element(5, 10, i, out[i], NULL, &r, atol, rtol, t);
+}
+
+enum { RUN = 256 };
+
+static int emu_check_f16(const uint16_t *out, double terms, double atol, double rtol, int64_t chunk, void *tallies,
+                         size_t ns, const size_t *sample, void *sample_tallies, size_t tally_size, char *err,
+                         size_t errlen)
+{
+    if (tally_size != sizeof(tp_check_tally) || chunk <= 0 || chunk % RUN != 0) {
+        snprintf(err, errlen, "tally of %zu bytes or chunk of %lld: not this provider's", tally_size,
+                 (long long)chunk);
+        return -1;
+    }
+    tp_check_tally *ct = tallies, *st = sample_tallies;
+    const int64_t n = (int64_t)kept_n;
+    for (int64_t k = 0; k * chunk < n; k++) {
+        tp_check_tally merged;
+        memset(&merged, 0, sizeof merged);
+        for (int64_t from = k * chunk; from < (k + 1) * chunk && from < n; from += RUN) {
+            tp_check_tally run;
+            memset(&run, 0, sizeof run);
+            for (int64_t i = from; i < from + RUN && i < n; i++)
+                emu_element(i, out, terms, atol, rtol, &run);
+            tp_check_tally_merge(&merged, &run);
+        }
+        ct[k] = merged;
+    }
+    for (size_t q = 0; q < ns; q++) {
+        memset(&st[q], 0, sizeof st[q]);
+        emu_element((int64_t)sample[q], out, terms, atol, rtol, &st[q]);
+    }
+    return 0;
+}
+
+static tp_gemm_exact_provider emulated;
 
 const tp_gemm_exact_provider *tp_gemm_exact_cuda_open(char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
-    const char *w = getenv("TP_EMULATED_WRONG_AT");
+    const char *w = getenv("TP_EMULATED_WRONG_AT"), *cw = getenv("TP_EMULATED_CHECK_WRONG_AT"),
+               *nk = getenv("TP_EMULATED_NO_KEPT");
     fixed_provider_wrong_at = w && *w ? atol(w) : -1;
-    return &fixed_provider;
+    check_wrong_at = cw && *cw ? atol(cw) : -1;
+    emulated = fixed_provider;
+    if (!(nk && *nk == '1')) {
+        emulated.sums_kept = emu_sums_kept;
+        emulated.gather = emu_gather;
+        emulated.fetch = emu_fetch;
+        emulated.check_f16 = emu_check_f16;
+        emulated.release = emu_release;
+    }
+    return &emulated;
 }

@@ -49,6 +49,8 @@ void tp_bound_scale_set_for_test(double s)
     bound_scale = s;
 }
 
+int tp_bound_shrink_active(void) { return bound_scale != 1.0; }
+
 void tp_bound_shrink(double exact, double *lo, double *hi)
 {
     if (bound_scale == 1.0)

@@ -30,6 +30,9 @@ const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name,
  * calls the setter. */
 void tp_bound_scale_set_for_test(double s);
 void tp_bound_shrink(double exact, double *lo, double *hi);
+/* Whether tp_bound_shrink does anything (a test set a factor other than 1):
+ * code that computes bounds without it (a GPU) must not run then. */
+int tp_bound_shrink_active(void);
 
 /* The constant of the fp32 sum bound n*C(n)*sum|terms| + n*2^-149 for a sum
  * of n terms, as the ops' statements write it: "2^-24*(1+2^-7)" up to

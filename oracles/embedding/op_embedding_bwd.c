@@ -317,4 +317,4 @@ const tp_op tp_op_embedding_bwd = {"embedding_bwd", "gW[v,d] = gW0[v,d] + sum_{i
                                    model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

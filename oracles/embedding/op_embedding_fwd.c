@@ -129,4 +129,4 @@ const tp_op tp_op_embedding_fwd = {"embedding_fwd", "out[i,d] = W[idx[i],d] if 0
      * outputs that gather it */
     "a gather copies W's elements as they are: an infinite or NaN weight is the exact value of every output that "
     "reads it", NULL /* check_case */,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

@@ -199,4 +199,4 @@ const tp_op tp_op_gelu_bwd = {"gelu_bwd", "gi = g * d/dx[0.5 x (1 + tanh(c (x + 
                               gelu_reference, gelu_bwd_say, gelu_bwd_all_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, gelu_bwd_check_case,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

@@ -204,4 +204,4 @@ const tp_op tp_op_gelu_fwd = {"gelu_fwd", "y = 0.5 x (1 + tanh(c (x + a x^3)))",
                               model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, gelu_fwd_check_case,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

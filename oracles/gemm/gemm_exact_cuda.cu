@@ -233,10 +233,28 @@ static void tp_gx_touch_all(double *const arrays[4], size_t bytes)
             pthread_join(th[k], NULL);
 }
 
-static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *ahi,
-                      double *alo, char *err, size_t errlen)
+/* The sums of the last computation, on the GPU: freed at once by
+ * tp_gx_sums, kept by tp_gx_sums_kept until tp_gx_release. */
+static double *tp_gx_dH, *tp_gx_dL, *tp_gx_dAH, *tp_gx_dAL;
+static size_t tp_gx_n;
+
+static void tp_gx_release(void)
+{
+    cudaFree(tp_gx_dH);
+    cudaFree(tp_gx_dL);
+    cudaFree(tp_gx_dAH);
+    cudaFree(tp_gx_dAL);
+    tp_gx_dH = tp_gx_dL = tp_gx_dAH = tp_gx_dAL = NULL;
+    tp_gx_n = 0;
+}
+
+/* The sums into tp_gx_dH .. tp_gx_dAL; touch: host arrays whose pages
+ * are faulted in while the kernel runs (NULL: none). */
+static int tp_gx_compute(int M, int N, int K, const float *a, const float *b, double *const *touch, char *err,
+                         size_t errlen)
 {
     tp_gx_warm_join();
+    tp_gx_release();
     if (M < 0 || N < 0 || K < 0 || K > TP_FX_K_MAX) {
         snprintf(err, errlen, "K = %d: the exact sums on the GPU are argued for K <= %d", K, TP_FX_K_MAX);
         return -1;
@@ -253,19 +271,19 @@ static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, doubl
     int chunks = K == 0 ? 1 : (K + TP_SD_K_CHUNK - 1) / TP_SD_K_CHUNK, outside = 0;
     double t = tp_gx_timings ? tp_gx_now() : 0.0;
     float *dA = NULL, *dB = NULL;
-    double *dH = NULL, *dL = NULL, *dAH = NULL, *dAL = NULL;
     tp_fx128 *dT = NULL;
     int rc = -1;
     if (tp_gx_call(cudaMalloc((void **)&dA, (na ? na : 1) * sizeof *dA), "cudaMalloc (A)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&dB, (nb ? nb : 1) * sizeof *dB), "cudaMalloc (B)", err, errlen) ||
-        tp_gx_call(cudaMalloc((void **)&dH, n * sizeof *dH), "cudaMalloc (hi)", err, errlen) ||
-        tp_gx_call(cudaMalloc((void **)&dL, n * sizeof *dL), "cudaMalloc (lo)", err, errlen) ||
-        tp_gx_call(cudaMalloc((void **)&dAH, n * sizeof *dAH), "cudaMalloc (abs hi)", err, errlen) ||
-        tp_gx_call(cudaMalloc((void **)&dAL, n * sizeof *dAL), "cudaMalloc (abs lo)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&tp_gx_dH, n * sizeof(double)), "cudaMalloc (hi)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&tp_gx_dL, n * sizeof(double)), "cudaMalloc (lo)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&tp_gx_dAH, n * sizeof(double)), "cudaMalloc (abs hi)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&tp_gx_dAL, n * sizeof(double)), "cudaMalloc (abs lo)", err, errlen) ||
         (chunks > 1 &&
          tp_gx_call(cudaMalloc((void **)&dT, 2 * n * sizeof *dT), "cudaMalloc (128-bit totals)", err, errlen)) ||
         tp_gx_call(cudaMemcpyToSymbol(tp_gx_outside, &outside, sizeof outside), "cudaMemcpyToSymbol", err, errlen))
         goto out;
+    tp_gx_n = n;
     tp_gx_phase(&t, "device memory allocated");
     if (tp_gx_call(cudaMemcpy(dA, a, na * sizeof *dA, cudaMemcpyHostToDevice), "cudaMemcpy (A)", err, errlen) ||
         tp_gx_call(cudaMemcpy(dB, b, nb * sizeof *dB, cudaMemcpyHostToDevice), "cudaMemcpy (B)", err, errlen))
@@ -275,43 +293,168 @@ static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, doubl
         int k0 = c * TP_SD_K_CHUNK, k1 = K - k0 < TP_SD_K_CHUNK ? K : k0 + TP_SD_K_CHUNK;
         dim3 block(TP_GX_THREADS, TP_GX_THREADS),
             grid((unsigned)((N + TP_GX_TILE - 1) / TP_GX_TILE), (unsigned)((M + TP_GX_TILE - 1) / TP_GX_TILE));
-        tp_gemm_split_kernel<<<grid, block>>>(M, N, K, k0, k1, c == 0, c == chunks - 1, dA, dB, dT, dH, dL, dAH,
-                                              dAL);
+        tp_gemm_split_kernel<<<grid, block>>>(M, N, K, k0, k1, c == 0, c == chunks - 1, dA, dB, dT, tp_gx_dH,
+                                              tp_gx_dL, tp_gx_dAH, tp_gx_dAL);
         if (tp_gx_call(cudaGetLastError(), "exact GEMM kernel launch", err, errlen))
             goto out;
     }
-    {
-        double *const res[4] = {hi, lo, ahi, alo};
-        tp_gx_touch_all(res, n * sizeof *hi);
-    }
+    if (touch)
+        tp_gx_touch_all(touch, n * sizeof(double));
     if (tp_gx_call(cudaDeviceSynchronize(), "exact GEMM kernel", err, errlen) ||
         tp_gx_call(cudaMemcpyFromSymbol(&outside, tp_gx_outside, sizeof outside), "cudaMemcpyFromSymbol", err,
                    errlen))
         goto out;
-    tp_gx_phase(&t, "exact sums (the kernel, while the host touches the result pages)");
+    tp_gx_phase(&t, touch ? "exact sums (the kernel, while the host touches the result pages)" : "exact sums");
     if (outside) {
         snprintf(err, errlen, "a chunk's split-double sum left the range that oracles/gemm/gemm_split.h argues "
                               "(operands not binary16 values?)");
         goto out;
     }
-    if (tp_gx_call(cudaMemcpy(hi, dH, n * sizeof *hi, cudaMemcpyDeviceToHost), "cudaMemcpy (hi)", err, errlen) ||
-        tp_gx_call(cudaMemcpy(lo, dL, n * sizeof *lo, cudaMemcpyDeviceToHost), "cudaMemcpy (lo)", err, errlen) ||
-        tp_gx_call(cudaMemcpy(ahi, dAH, n * sizeof *ahi, cudaMemcpyDeviceToHost), "cudaMemcpy (abs hi)", err, errlen) ||
-        tp_gx_call(cudaMemcpy(alo, dAL, n * sizeof *alo, cudaMemcpyDeviceToHost), "cudaMemcpy (abs lo)", err, errlen))
-        goto out;
-    tp_gx_phase(&t, "sums copied back");
     rc = 0;
 out:
     cudaFree(dA);
     cudaFree(dB);
-    cudaFree(dH);
-    cudaFree(dL);
-    cudaFree(dAH);
-    cudaFree(dAL);
     cudaFree(dT);
+    if (rc != 0)
+        tp_gx_release();
+    return rc;
+}
+
+/* All kept sums into the host arrays. */
+static int tp_gx_fetch(double *hi, double *lo, double *ahi, double *alo, char *err, size_t errlen)
+{
+    double t = tp_gx_timings ? tp_gx_now() : 0.0;
+    size_t n = tp_gx_n;
+    if (n && (tp_gx_call(cudaMemcpy(hi, tp_gx_dH, n * sizeof *hi, cudaMemcpyDeviceToHost), "cudaMemcpy (hi)", err,
+                         errlen) ||
+              tp_gx_call(cudaMemcpy(lo, tp_gx_dL, n * sizeof *lo, cudaMemcpyDeviceToHost), "cudaMemcpy (lo)", err,
+                         errlen) ||
+              tp_gx_call(cudaMemcpy(ahi, tp_gx_dAH, n * sizeof *ahi, cudaMemcpyDeviceToHost), "cudaMemcpy (abs hi)",
+                         err, errlen) ||
+              tp_gx_call(cudaMemcpy(alo, tp_gx_dAL, n * sizeof *alo, cudaMemcpyDeviceToHost), "cudaMemcpy (abs lo)",
+                         err, errlen)))
+        return -1;
+    tp_gx_phase(&t, "sums copied back");
+    return 0;
+}
+
+static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, double *hi, double *lo, double *ahi,
+                      double *alo, char *err, size_t errlen)
+{
+    double *const res[4] = {hi, lo, ahi, alo};
+    int rc = tp_gx_compute(M, N, K, a, b, res, err, errlen);
+    if (rc == 0)
+        rc = tp_gx_fetch(hi, lo, ahi, alo, err, errlen);
+    double t = tp_gx_timings ? tp_gx_now() : 0.0;
+    tp_gx_release();
     tp_gx_phase(&t, "device memory freed");
     return rc;
 }
+
+#ifdef TP_GX_DEVICE_CHECK
+#include "oracles/gemm/gemm_check_cuda.cuh"
+
+static int tp_gx_sums_kept(int M, int N, int K, const float *a, const float *b, char *err, size_t errlen)
+{
+    return tp_gx_compute(M, N, K, a, b, NULL, err, errlen);
+}
+
+static int tp_gx_gather(size_t ns, const size_t *idx, double *hi, double *lo, double *ahi, double *alo, char *err,
+                        size_t errlen)
+{
+    if (ns == 0)
+        return 0;
+    size_t *dI = NULL;
+    double *dV = NULL, *v = (double *)malloc(4 * ns * sizeof *v);
+    int rc = -1;
+    if (!v) {
+        snprintf(err, errlen, "out of memory for %zu gathered sums", ns);
+        return -1;
+    }
+    if (!tp_gx_call(cudaMalloc((void **)&dI, ns * sizeof *dI), "cudaMalloc (sample)", err, errlen) &&
+        !tp_gx_call(cudaMalloc((void **)&dV, 4 * ns * sizeof *dV), "cudaMalloc (gathered)", err, errlen) &&
+        !tp_gx_call(cudaMemcpy(dI, idx, ns * sizeof *dI, cudaMemcpyHostToDevice), "cudaMemcpy (sample)", err,
+                    errlen)) {
+        tp_gc_gather<<<(unsigned)((ns + TP_GC_THREADS - 1) / TP_GC_THREADS), TP_GC_THREADS>>>(
+            ns, dI, tp_gx_dH, tp_gx_dL, tp_gx_dAH, tp_gx_dAL, dV);
+        if (!tp_gx_call(cudaGetLastError(), "gather kernel launch", err, errlen) &&
+            !tp_gx_call(cudaMemcpy(v, dV, 4 * ns * sizeof *v, cudaMemcpyDeviceToHost), "cudaMemcpy (gathered)", err,
+                        errlen)) {
+            memcpy(hi, v, ns * sizeof *hi);
+            memcpy(lo, v + ns, ns * sizeof *lo);
+            memcpy(ahi, v + 2 * ns, ns * sizeof *ahi);
+            memcpy(alo, v + 3 * ns, ns * sizeof *alo);
+            rc = 0;
+        }
+    }
+    cudaFree(dI);
+    cudaFree(dV);
+    free(v);
+    return rc;
+}
+
+static int tp_gx_check_f16(const uint16_t *out, double terms, double atol, double rtol, int64_t chunk,
+                           void *tallies, size_t ns, const size_t *sample, void *sample_tallies, size_t tally_size,
+                           char *err, size_t errlen)
+{
+    if (tally_size != sizeof(tp_check_tally)) {
+        snprintf(err, errlen, "the caller's tally is %zu bytes, the provider's %zu: not built from one tree",
+                 tally_size, sizeof(tp_check_tally));
+        return -1;
+    }
+    if (chunk <= 0 || chunk % TP_GC_RUN != 0) {
+        snprintf(err, errlen, "chunks of %lld elements: a multiple of %d expected", (long long)chunk, TP_GC_RUN);
+        return -1;
+    }
+    const int64_t n = (int64_t)tp_gx_n, nruns = (n + TP_GC_RUN - 1) / TP_GC_RUN, nchunks = (n + chunk - 1) / chunk;
+    if (n == 0)
+        return 0;
+    double t = tp_gx_timings ? tp_gx_now() : 0.0;
+    uint16_t *dO = NULL;
+    size_t *dI = NULL;
+    tp_check_tally *dR = NULL, *dC = NULL, *dS = NULL;
+    int rc = -1;
+    if (tp_gx_call(cudaMalloc((void **)&dO, (size_t)n * sizeof *dO), "cudaMalloc (output)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&dR, (size_t)nruns * sizeof *dR), "cudaMalloc (run tallies)", err, errlen) ||
+        tp_gx_call(cudaMalloc((void **)&dC, (size_t)nchunks * sizeof *dC), "cudaMalloc (tallies)", err, errlen) ||
+        (ns && (tp_gx_call(cudaMalloc((void **)&dI, ns * sizeof *dI), "cudaMalloc (sample)", err, errlen) ||
+                tp_gx_call(cudaMalloc((void **)&dS, ns * sizeof *dS), "cudaMalloc (sample tallies)", err, errlen) ||
+                tp_gx_call(cudaMemcpy(dI, sample, ns * sizeof *dI, cudaMemcpyHostToDevice), "cudaMemcpy (sample)",
+                           err, errlen))) ||
+        tp_gx_call(cudaMemcpy(dO, out, (size_t)n * sizeof *dO, cudaMemcpyHostToDevice), "cudaMemcpy (output)", err,
+                   errlen))
+        goto out;
+    tp_gx_phase(&t, "element check: output copied to the GPU");
+    tp_gc_runs<<<(unsigned)((nruns + TP_GC_THREADS - 1) / TP_GC_THREADS), TP_GC_THREADS>>>(
+        n, tp_gx_dH, tp_gx_dL, tp_gx_dAH, tp_gx_dAL, dO, terms, atol, rtol, dR);
+    tp_gc_chunks<<<(unsigned)((nchunks + TP_GC_THREADS - 1) / TP_GC_THREADS), TP_GC_THREADS>>>(
+        nruns, chunk / TP_GC_RUN, nchunks, dR, dC);
+    if (ns)
+        tp_gc_sample<<<(unsigned)((ns + TP_GC_THREADS - 1) / TP_GC_THREADS), TP_GC_THREADS>>>(
+            ns, dI, tp_gx_dH, tp_gx_dL, tp_gx_dAH, tp_gx_dAL, dO, terms, atol, rtol, dS);
+    if (tp_gx_call(cudaGetLastError(), "element check kernel launch", err, errlen) ||
+        tp_gx_call(cudaDeviceSynchronize(), "element check kernels", err, errlen))
+        goto out;
+    tp_gx_phase(&t, "element check kernels");
+    if (tp_gx_call(cudaMemcpy(tallies, dC, (size_t)nchunks * sizeof *dC, cudaMemcpyDeviceToHost),
+                   "cudaMemcpy (tallies)", err, errlen) ||
+        (ns && tp_gx_call(cudaMemcpy(sample_tallies, dS, ns * sizeof *dS, cudaMemcpyDeviceToHost),
+                          "cudaMemcpy (sample tallies)", err, errlen)))
+        goto out;
+    tp_gx_phase(&t, "element check: tallies copied back");
+    rc = 0;
+out:
+    cudaFree(dO);
+    cudaFree(dI);
+    cudaFree(dR);
+    cudaFree(dC);
+    cudaFree(dS);
+    return rc;
+}
+#define TP_GX_KEPT tp_gx_sums_kept, tp_gx_gather, tp_gx_fetch, tp_gx_check_f16, tp_gx_release
+#else
+#define TP_GX_KEPT NULL, NULL, NULL, NULL, NULL /* harnesses check on the CPU */
+#endif
 
 static const tp_gemm_exact_provider tp_gemm_exact_cuda = {
     "cuda",
@@ -320,6 +463,7 @@ static const tp_gemm_exact_provider tp_gemm_exact_cuda = {
     "oracles/gemm/gemm_exact_cuda.cu with oracles/gemm/gemm_split.h and oracles/gemm/gemm_fixed.h",
     tp_gx_sums,
     tp_gx_device,
+    TP_GX_KEPT,
 };
 
 /* The provider, opened lazily (first sums): no CUDA call here. */

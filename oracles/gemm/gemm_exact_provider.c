@@ -3,6 +3,7 @@
 #include "oracles/gemm/gemm_exact_provider.h"
 
 #include "oracles/common/tp_exact_log.h"
+#include "oracles/gemm/gemm_admitted.h"
 #include "core/tp_timings.h"
 
 #include <fenv.h>
@@ -18,15 +19,6 @@ static const tp_gemm_exact_provider *provider;
 void tp_gemm_exact_provider_set(const tp_gemm_exact_provider *p) { provider = p; }
 const tp_gemm_exact_provider *tp_gemm_exact_provider_get(void) { return provider; }
 
-/* TwoSum (Knuth): s = RN(a + b) and t = a + b - s exactly, in round to
- * nearest without FMA contraction (the library's -ffp-contract=off). */
-static void two_sum(double a, double b, double *s, double *t)
-{
-    double x = a + b, bb = x - a;
-    *t = (a - (x - bb)) + (b - bb);
-    *s = x;
-}
-
 void tp_gemm_exact_normalize(size_t n, double *hi, double *lo)
 {
     /* TwoSum is exact only in round-to-nearest: the caller's mode (to
@@ -38,7 +30,7 @@ void tp_gemm_exact_normalize(size_t n, double *hi, double *lo)
         fesetround(mode);
 #pragma omp for schedule(static)
         for (size_t i = 0; i < n; i++)
-            two_sum(hi[i], lo[i], &hi[i], &lo[i]);
+            tp_two_sum(hi[i], lo[i], &hi[i], &lo[i]);
         fesetround(saved);
     }
 }
@@ -93,12 +85,11 @@ static double now_seconds(void)
 }
 
 /* Element idx against the CPU path, which computes S from a's row i and
- * b's column j and A from their |x| copies (scratch: 3K floats): 0 both
- * agree, else bit 1 S differs, bit 2 A differs (err, when given, says how,
- * S first). */
-static int cross_check_one(const char *output, int N, int K, const float *a, const float *b, const double *hi,
-                           const double *lo, const double *ahi, const double *alo, size_t idx, float *scratch,
-                           tp_gemm_cpu_fn cpu, char *err, size_t errlen)
+ * b's column j and A from their |x| copies (scratch: 3K floats); v: the
+ * provider's hi, lo, ahi, alo of the element. 0 both agree, else bit 1 S
+ * differs, bit 2 A differs (err, when given, says how, S first). */
+static int cross_check_one(const char *output, int N, int K, const float *a, const float *b, const double v[4],
+                           size_t idx, float *scratch, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
 {
     size_t i = idx / (size_t)N, j = idx % (size_t)N;
     float *col = scratch, *arow_abs = scratch + K, *col_abs = scratch + 2 * (size_t)K;
@@ -111,18 +102,18 @@ static int cross_check_one(const char *output, int N, int K, const float *a, con
     double h, l, ah, al;
     cpu(1, 1, K, arow, col, &h, &l);
     cpu(1, 1, K, arow_abs, col_abs, &ah, &al);
-    two_sum(h, l, &h, &l);
-    two_sum(ah, al, &ah, &al);
-    int bad = (h != hi[idx] || l != lo[idx]) | (ah != ahi[idx] || al != alo[idx]) << 1;
+    tp_two_sum(h, l, &h, &l);
+    tp_two_sum(ah, al, &ah, &al);
+    int bad = (h != v[0] || l != v[1]) | (ah != v[2] || al != v[3]) << 1;
     if (bad & 1)
         snprintf(err, errlen,
                  "exact provider %s disagrees with the CPU exact path at %s[%zu, %zu]: provider %a + %a, CPU %a + %a",
-                 provider->name, output, i, j, hi[idx], lo[idx], h, l);
+                 provider->name, output, i, j, v[0], v[1], h, l);
     else if (bad)
         snprintf(err, errlen,
                  "exact provider %s disagrees with the CPU exact path at %s.abs_sum[%zu, %zu] (the sum of "
                  "|products|): provider %a + %a, CPU %a + %a",
-                 provider->name, output, i, j, ahi[idx], alo[idx], ah, al);
+                 provider->name, output, i, j, v[2], v[3], ah, al);
     return bad;
 }
 
@@ -147,34 +138,17 @@ static void log_sums(const char *output, const char *suffix, size_t n, int64_t c
     tp_exact_log_add(&rec);
 }
 
-/* The provider's sums, then the sample: 0, or -1 with err set. */
-static int provided(const char *output, int M, int N, int K, const float *a, const float *b, double *hi, double *lo,
-                    double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
+/* The sample: every element, or the four corners (where tiling bugs
+ * live) then TP_GEMM_CROSS_CHECK_MIN distinct elements (a random start
+ * and a random step coprime to n). NULL when out of memory. */
+static size_t *make_sample(int M, int N, uint64_t seed, size_t *ns_out)
 {
-    double t0 = now_seconds();
-    char inner[600] = "";
-    if (provider->sums(M, N, K, a, b, hi, lo, ahi, alo, inner, sizeof inner) != 0) {
-        snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
-        return -1;
-    }
-    double seconds = now_seconds() - t0;
-    tp_timing_end(t0, "gemm %s: exact sums and abs sums by provider %s (transfers included)", output,
-                  provider->name);
-    double t_cc = tp_timing_start();
     size_t n = (size_t)M * (size_t)N;
-    /* The sample: every element, or the four corners (where tiling bugs
-     * live) then TP_GEMM_CROSS_CHECK_MIN distinct elements (a random start
-     * and a random step coprime to n). */
     size_t ns = n <= TP_GEMM_CROSS_CHECK_MIN ? n : 4 + TP_GEMM_CROSS_CHECK_MIN;
     size_t *sample = malloc((ns ? ns : 1) * sizeof *sample);
-    char *verdict = calloc(ns ? ns : 1, 1);
-    if (!sample || !verdict) {
-        free(sample);
-        free(verdict);
-        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
-        return -1;
-    }
-    uint64_t seed = tp_gemm_cross_check_seed(), st = seed;
+    if (!sample)
+        return NULL;
+    uint64_t st = seed;
     if (n <= TP_GEMM_CROSS_CHECK_MIN) {
         for (size_t idx = 0; idx < n; idx++)
             sample[idx] = idx;
@@ -191,6 +165,46 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
             cur = (cur + step) % n; /* cur, step < n: no overflow below 2^63 */
         }
     }
+    *ns_out = ns;
+    return sample;
+}
+
+/* The provider's values of sample element q: v[0..3] = hi, lo, ahi, alo. */
+typedef void (*sample_values_fn)(const void *arg, size_t q, size_t idx, double v[4]);
+
+typedef struct {
+    const double *hi, *lo, *ahi, *alo;
+} sums_arrays;
+
+static void values_whole(const void *arg, size_t q, size_t idx, double v[4])
+{
+    (void)q;
+    const sums_arrays *s = arg;
+    v[0] = s->hi[idx];
+    v[1] = s->lo[idx];
+    v[2] = s->ahi[idx];
+    v[3] = s->alo[idx];
+}
+
+static void values_gathered(const void *arg, size_t q, size_t idx, double v[4])
+{
+    (void)idx;
+    values_whole(arg, 0, q, v);
+}
+
+/* The sample against cpu: 0, or -1 with err set; logged either way
+ * (seconds: the provider's call). */
+static int cross_check(const char *output, int M, int N, int K, const float *a, const float *b, const size_t *sample,
+                       size_t ns, uint64_t seed, sample_values_fn values, const void *arg, tp_gemm_cpu_fn cpu,
+                       double seconds, char *err, size_t errlen)
+{
+    double t_cc = tp_timing_start();
+    size_t n = (size_t)M * (size_t)N;
+    char *verdict = calloc(ns ? ns : 1, 1);
+    if (!verdict) {
+        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
+        return -1;
+    }
     /* Elements in parallel (serially, 0.08 s per sum at K = 4096 on the
      * GPU host), each worker in the caller's rounding mode; then the first
      * disagreement in sample order is the one reported, so the result and
@@ -203,10 +217,11 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
         fesetround(mode);
         float *scratch = malloc(scratch_n * sizeof *scratch);
 #pragma omp for schedule(dynamic, 8)
-        for (size_t q = 0; q < ns; q++)
-            verdict[q] = scratch ? (char)cross_check_one(output, N, K, a, b, hi, lo, ahi, alo, sample[q], scratch, cpu,
-                                                         NULL, 0)
-                                 : 4;
+        for (size_t q = 0; q < ns; q++) {
+            double v[4];
+            values(arg, q, sample[q], v);
+            verdict[q] = scratch ? (char)cross_check_one(output, N, K, a, b, v, sample[q], scratch, cpu, NULL, 0) : 4;
+        }
         free(scratch);
         fesetround(saved);
     }
@@ -216,13 +231,13 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
         oom = verdict[q] == 4;
         if (!oom && verdict[q]) {
             float *scratch = malloc(scratch_n * sizeof *scratch);
+            double v[4];
+            values(arg, q, sample[q], v);
             oom = !scratch;
-            bad = scratch ? cross_check_one(output, N, K, a, b, hi, lo, ahi, alo, sample[q], scratch, cpu, err, errlen)
-                          : 0;
+            bad = scratch ? cross_check_one(output, N, K, a, b, v, sample[q], scratch, cpu, err, errlen) : 0;
             free(scratch);
         }
     }
-    free(sample);
     free(verdict);
     if (oom) {
         snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
@@ -232,6 +247,76 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
     log_sums(output, "", n, checked, bad & 1, seed, seconds);
     log_sums(output, ".abs_sum", n, checked, (bad & 2) >> 1, seed, seconds);
     return bad ? -1 : 0;
+}
+
+/* The provider's sums, then the sample: 0, or -1 with err set. */
+static int provided(const char *output, int M, int N, int K, const float *a, const float *b, double *hi, double *lo,
+                    double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
+{
+    double t0 = now_seconds();
+    char inner[600] = "";
+    if (provider->sums(M, N, K, a, b, hi, lo, ahi, alo, inner, sizeof inner) != 0) {
+        snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
+        return -1;
+    }
+    double seconds = now_seconds() - t0;
+    tp_timing_end(t0, "gemm %s: exact sums and abs sums by provider %s (transfers included)", output,
+                  provider->name);
+    uint64_t seed = tp_gemm_cross_check_seed();
+    size_t ns = 0, *sample = make_sample(M, N, seed, &ns);
+    if (!sample) {
+        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
+        return -1;
+    }
+    const sums_arrays arrays = {hi, lo, ahi, alo};
+    int rc = cross_check(output, M, N, K, a, b, sample, ns, seed, values_whole, &arrays, cpu, seconds, err, errlen);
+    free(sample);
+    return rc;
+}
+
+int tp_gemm_exact_sums_kept(const char *output, int M, int N, int K, const float *a, const float *b,
+                            tp_gemm_cpu_fn cpu, size_t **sample_out, size_t *nsample, double **shi, double **slo,
+                            double **sahi, double **salo, char *err, size_t errlen)
+{
+    double t0 = now_seconds();
+    char inner[600] = "";
+    if (provider->sums_kept(M, N, K, a, b, inner, sizeof inner) != 0) {
+        snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
+        return -1;
+    }
+    double seconds = now_seconds() - t0;
+    tp_timing_end(t0, "gemm %s: exact sums and abs sums by provider %s, kept on the device", output, provider->name);
+    uint64_t seed = tp_gemm_cross_check_seed();
+    size_t ns = 0, *sample = make_sample(M, N, seed, &ns);
+    double *v = malloc(4 * (ns ? ns : 1) * sizeof *v);
+    if (!sample || !v) {
+        free(sample);
+        free(v);
+        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
+        return -1;
+    }
+    const sums_arrays g = {v, v + ns, v + 2 * ns, v + 3 * ns};
+    int rc = provider->gather(ns, sample, v, v + ns, v + 2 * ns, v + 3 * ns, inner, sizeof inner);
+    if (rc != 0)
+        snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
+    else {
+        /* the pairs the bound code sees, normalized as whole sums are */
+        tp_gemm_exact_normalize(ns, v, v + ns);
+        tp_gemm_exact_normalize(ns, v + 2 * ns, v + 3 * ns);
+        rc = cross_check(output, M, N, K, a, b, sample, ns, seed, values_gathered, &g, cpu, seconds, err, errlen);
+    }
+    if (rc != 0) {
+        free(sample);
+        free(v);
+        return -1;
+    }
+    *sample_out = sample;
+    *nsample = ns;
+    *shi = v;
+    *slo = v + ns;
+    *sahi = v + 2 * ns;
+    *salo = v + 3 * ns;
+    return 0;
 }
 
 float *tp_gemm_abs_copy(const float *x, size_t n)

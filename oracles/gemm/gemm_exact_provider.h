@@ -38,6 +38,30 @@ typedef struct tp_gemm_exact_provider {
                 double *alo, char *err, size_t errlen);
     /* The device the last sums ran on, for the record. */
     const char *(*device)(void);
+    /* Optional (all NULL: not offered; the runtime and the provider are
+     * built from one tree). The sums kept where they were computed instead
+     * of copied back, for a check done there too:
+     *  - sums_kept: the same sums as `sums`, kept (one set at a time);
+     *  - gather: the kept sums of elements idx[0 .. n-1];
+     *  - fetch: all of them (M*N each), as `sums` returns them;
+     *  - check_f16: the element check of the binary16 M x N output `out`
+     *    (row-major patterns) against the references op gemm computes
+     *    from the kept sums with `terms` terms (oracles/gemm/gemm_admitted.h),
+     *    by harness/tp_check_elem.h's rule, claim atol + rtol |exact|, in
+     *    round to nearest: tallies[k] (tp_check_tally) of elements
+     *    [k*chunk, (k+1)*chunk), and sample_tallies[q] of element
+     *    sample[q] alone (for the caller's cross-check); tally_size is
+     *    sizeof(tp_check_tally) as the caller knows it;
+     *  - release: frees the kept sums.
+     * Each returns 0, or -1 with one line in err. */
+    int (*sums_kept)(int M, int N, int K, const float *a, const float *b, char *err, size_t errlen);
+    int (*gather)(size_t n, const size_t *idx, double *hi, double *lo, double *ahi, double *alo, char *err,
+                  size_t errlen);
+    int (*fetch)(double *hi, double *lo, double *ahi, double *alo, char *err, size_t errlen);
+    int (*check_f16)(const uint16_t *out, double terms, double atol, double rtol, int64_t chunk, void *tallies,
+                     size_t nsample, const size_t *sample, void *sample_tallies, size_t tally_size, char *err,
+                     size_t errlen);
+    void (*release)(void);
 } tp_gemm_exact_provider;
 
 /* The provider op "gemm" uses from now on; NULL: the CPU path. */
@@ -67,6 +91,18 @@ typedef void (*tp_gemm_cpu_fn)(int M, int N, int K, const float *a, const float 
  * values). */
 int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, const float *b, double *hi,
                        double *lo, double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen);
+
+/* tp_gemm_exact_sums with the sums kept by the provider
+ * (provider->sums_kept), only the sample's copied back for the
+ * cross-check: the same checks and log entries. The sample itself (its
+ * element indices) is left in *sample, *nsample (malloc'd; the caller
+ * frees it), with the sample's cross-checked sums (normalized) in
+ * *shi .. *salo (one malloc'd block at *shi, which the caller frees), for
+ * the caller's own cross-check of what it computes from them. 0, or -1
+ * with err set. */
+int tp_gemm_exact_sums_kept(const char *output, int M, int N, int K, const float *a, const float *b,
+                            tp_gemm_cpu_fn cpu, size_t **sample, size_t *nsample, double **shi, double **slo,
+                            double **sahi, double **salo, char *err, size_t errlen);
 
 /* A malloc'd copy of x with every element |x| (in parallel), or NULL: the
  * sum of |products| sum_k |a_k||b_k| is then an exact GEMM of its own. */

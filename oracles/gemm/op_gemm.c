@@ -43,13 +43,16 @@
 #include "oracles/gemm/proven/gemm.h"
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "core/tp_timings.h"
-#include "oracles/common/proven/tp_sum_bound.h"
+#include "oracles/gemm/gemm_admitted.h"
+#include "harness/tp_check_elem.h"
+#include "oracles/common/tp_exact_log.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_big_alloc.h"
 #include "core/tp_format.h"
 
 #include <fenv.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,20 +177,15 @@ static int faithful(const tp_value *model)
  * passed as n = 0) the same call encloses S itself: that is the enclosure
  * [exact_lo, exact_hi] of the exact value. tp_bound_shrink is the unit
  * tests' hook (a no-op by default), applied before the output rounding. */
-static void admitted(const tp_format *out, int64_t n, int K, int faith, const double *hi, const double *lo,
-                     const double *ahi, const double *alo, tp_ref *ref)
+static void admitted(int64_t n, int K, int faith, const double *hi, const double *lo, const double *ahi,
+                     const double *alo, tp_ref *ref)
 {
     const double terms = faith ? faithful_terms(K) : (double)K;
     for (int64_t i = 0; i < n; i++) {
-        const tp_ival64 v = tp_sum_bound_rn(hi[i], lo[i], ahi[i], alo[i], terms);
-        const tp_ival64 x = tp_sum_bound_rn(hi[i], lo[i], 0.0, 0.0, 0.0);
-        ref[i].exact = hi[i] + lo[i];
-        ref[i].exact_lo = x.lo;
-        ref[i].exact_hi = x.hi;
-        double alo_ = v.lo, ahi_ = v.hi;
-        tp_bound_shrink(ref[i].exact, &alo_, &ahi_);
-        ref[i].allow_lo = out->round(alo_);
-        ref[i].allow_hi = out->round(ahi_);
+        double blo, bhi;
+        tp_gemm_bound(hi[i], lo[i], ahi[i], alo[i], terms, &ref[i], &blo, &bhi);
+        tp_bound_shrink(ref[i].exact, &blo, &bhi);
+        tp_gemm_admit_f16(blo, bhi, &ref[i]);
     }
 }
 
@@ -235,11 +233,16 @@ static float *widen(const tp_tensor *t, int transpose)
  * with a sample of each cross-checked against cpu_sums (on the operands
  * and on their |x|). The state of a reference by ranges
  * (tp_op.reference_prepare): the sums, from which any range of elements'
- * admitted intervals follows. */
+ * admitted intervals follows. When the provider offers its own element
+ * check (check_f16), the sums stay on it (kept) and come back only when a
+ * range of references is asked for (gemm_reference_ready). */
 typedef struct {
-    const tp_format *fmt;
     int K, faith;
-    double *hi, *lo, *ahi, *alo;
+    double *hi, *lo, *ahi, *alo; /* NULL while kept */
+    int kept;
+    size_t *sample, nsample;   /* kept: the cross-checked sample and its sums */
+    double *shi, *slo, *sahi, *salo;
+    size_t n;
 } provider_sums;
 
 static void provider_sums_free(void *state)
@@ -247,30 +250,53 @@ static void provider_sums_free(void *state)
     provider_sums *p = state;
     if (!p)
         return;
+    if (p->kept)
+        tp_gemm_exact_provider_get()->release();
     free(p->hi);
     free(p->lo);
     free(p->ahi);
     free(p->alo);
+    free(p->sample);
+    free(p->shi); /* one block: slo, sahi, salo follow it */
     free(p);
 }
 
-static provider_sums *provider_sums_compute(const tp_format *fmt, const tp_tensor *A, int ta, const tp_tensor *B,
-                                            int tb, int M, int N, int K, int faith, const char *output, char *err,
-                                            size_t errlen)
+static double gemm_terms(int K, int faith) { return faith ? faithful_terms(K) : (double)K; }
+
+/* keep: leave the sums on a provider that can check there. */
+static provider_sums *provider_sums_compute(const tp_tensor *A, int ta, const tp_tensor *B, int tb, int M, int N,
+                                            int K, int faith, int keep, const char *output, char *err, size_t errlen)
 {
+    const tp_gemm_exact_provider *prov = tp_gemm_exact_provider_get();
+    keep = keep && prov->sums_kept && prov->gather && prov->fetch && prov->check_f16 && prov->release &&
+           !tp_bound_shrink_active();
     double t = tp_timing_start();
     float *a = widen(A, ta), *b = widen(B, tb);
     tp_timing_end(t, "gemm %s: operands widened to binary32", output);
     size_t n = (size_t)M * (size_t)N;
     provider_sums *p = calloc(1, sizeof *p);
     if (p) {
-        *p = (provider_sums){fmt, K, faith, tp_big_alloc(n * sizeof(double)), tp_big_alloc(n * sizeof(double)),
-                             tp_big_alloc(n * sizeof(double)), tp_big_alloc(n * sizeof(double))};
+        p->K = K;
+        p->faith = faith;
+        p->n = n;
+        if (!keep) {
+            p->hi = tp_big_alloc(n * sizeof(double));
+            p->lo = tp_big_alloc(n * sizeof(double));
+            p->ahi = tp_big_alloc(n * sizeof(double));
+            p->alo = tp_big_alloc(n * sizeof(double));
+        }
     }
-    if (!a || !b || !p || !p->hi || !p->lo || !p->ahi || !p->alo) {
+    if (!a || !b || !p || (!keep && (!p->hi || !p->lo || !p->ahi || !p->alo))) {
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
         provider_sums_free(p);
         p = NULL;
+    } else if (keep) {
+        if (tp_gemm_exact_sums_kept(output, M, N, K, a, b, cpu_sums, &p->sample, &p->nsample, &p->shi, &p->slo,
+                                    &p->sahi, &p->salo, err, errlen) != 0) {
+            provider_sums_free(p);
+            p = NULL;
+        } else
+            p->kept = 1;
     } else if (tp_gemm_exact_sums(output, M, N, K, a, b, p->hi, p->lo, p->ahi, p->alo, cpu_sums, err, errlen) != 0) {
         provider_sums_free(p);
         p = NULL;
@@ -285,13 +311,113 @@ static provider_sums *provider_sums_compute(const tp_format *fmt, const tp_tenso
 static void provider_range(const void *state, int64_t from, int64_t to, tp_ref *ref)
 {
     const provider_sums *p = state;
-    admitted(p->fmt, to - from, p->K, p->faith, p->hi + from, p->lo + from, p->ahi + from, p->alo + from, ref);
+    admitted(to - from, p->K, p->faith, p->hi + from, p->lo + from, p->ahi + from, p->alo + from, ref);
 }
 
-static int provider_reference(const tp_format *fmt, const tp_tensor *A, int ta, const tp_tensor *B, int tb, int M,
+/* Kept sums copied back, for provider_range. */
+static int gemm_reference_ready(void *state, char *err, size_t errlen)
+{
+    provider_sums *p = state;
+    if (p->hi)
+        return 0;
+    double t = tp_timing_start();
+    char inner[600] = "";
+    p->hi = tp_big_alloc(p->n * sizeof(double));
+    p->lo = tp_big_alloc(p->n * sizeof(double));
+    p->ahi = tp_big_alloc(p->n * sizeof(double));
+    p->alo = tp_big_alloc(p->n * sizeof(double));
+    if (!p->hi || !p->lo || !p->ahi || !p->alo) {
+        snprintf(err, errlen, "gemm: out of memory for the exact sums of %zu elements", p->n);
+        return -1;
+    }
+    if (tp_gemm_exact_provider_get()->fetch(p->hi, p->lo, p->ahi, p->alo, inner, sizeof inner) != 0) {
+        snprintf(err, errlen, "exact provider %s: %s", tp_gemm_exact_provider_get()->name, inner);
+        return -1;
+    }
+    tp_gemm_exact_normalize(p->n, p->hi, p->lo);
+    tp_gemm_exact_normalize(p->n, p->ahi, p->alo);
+    tp_timing_end(t, "gemm: exact sums copied back from the provider");
+    return 0;
+}
+
+/* Every field of a tally up to its last member: the struct has no
+ * padding before it (harness/tp_check_elem.h: 8-byte members, then ints). */
+static int tally_same(const tp_check_tally *a, const tp_check_tally *b)
+{
+    return memcmp(a, b, offsetof(tp_check_tally, unordered) + sizeof a->unordered) == 0;
+}
+
+/* The provider's element check, then the cross-check of what it computed:
+ * every sampled element's tally (its reference, verdict, err, ratio, audit)
+ * computed again here from the sample's cross-checked sums with the same
+ * source, bit for bit; a difference is an error, not a verdict. */
+static int gemm_check_elsewhere(void *state, const tp_tensor *out, double atol, double rtol, int64_t chunk,
+                                void *tallies, char *err, size_t errlen)
+{
+    provider_sums *p = state;
+    if (!p->kept || p->hi)
+        return 1;
+    const tp_gemm_exact_provider *prov = tp_gemm_exact_provider_get();
+    const double terms = gemm_terms(p->K, p->faith);
+    tp_check_tally *st = calloc(p->nsample ? p->nsample : 1, sizeof *st);
+    if (!st) {
+        snprintf(err, errlen, "gemm: out of memory for the element check's cross-check");
+        return -1;
+    }
+    double t0 = tp_timing_start();
+    char inner[600] = "";
+    if (prov->check_f16((const uint16_t *)out->data, terms, atol, rtol, chunk, tallies, p->nsample, p->sample, st,
+                        sizeof *st, inner, sizeof inner) != 0) {
+        snprintf(err, errlen, "exact provider %s: element check: %s", prov->name, inner);
+        free(st);
+        return -1;
+    }
+    double seconds = tp_timing_start() - t0;
+    tp_timing_end(t0, "element check of %s by provider %s", out->name, prov->name);
+    double t1 = tp_timing_start();
+    int64_t bad = 0, checked = 0;
+    for (size_t q = 0; q < p->nsample && !bad; q++, checked++) {
+        const size_t i = p->sample[q];
+        tp_ref r;
+        double blo, bhi;
+        tp_gemm_bound(p->shi[q], p->slo[q], p->sahi[q], p->salo[q], terms, &r, &blo, &bhi);
+        tp_gemm_admit_f16(blo, bhi, &r);
+        tp_check_tally mine;
+        memset(&mine, 0, sizeof mine);
+        tp_check_element(5, 10, (int64_t)i, ((const uint16_t *)out->data)[i], NULL, &r, atol, rtol, &mine);
+        if (!tally_same(&mine, &st[q])) {
+            bad = 1;
+            snprintf(err, errlen,
+                     "exact provider %s: its element check disagrees with the CPU's at %s[%zu, %zu] (reference, "
+                     "verdict or statistics of that element)",
+                     prov->name, out->name, i / (size_t)out->shape[1], i % (size_t)out->shape[1]);
+        }
+    }
+    free(st);
+    tp_timing_end(t1, "%lld elements of the element check cross-checked on the CPU", (long long)checked);
+    tp_exact_check rec;
+    memset(&rec, 0, sizeof rec);
+    snprintf(rec.output, sizeof rec.output, "%s.element_check", out->name);
+    snprintf(rec.provider, sizeof rec.provider, "%s", prov->name);
+    snprintf(rec.device, sizeof rec.device, "%s", prov->device ? prov->device() : "");
+    snprintf(rec.algorithm, sizeof rec.algorithm,
+             "the admitted intervals (oracles/gemm/gemm_admitted.h with the proven tp_sum_bound_rn) and the element "
+             "rule (harness/tp_check_elem.h) compiled for the device, from the kept exact sums");
+    snprintf(rec.against, sizeof rec.against,
+             "the same source on the CPU, element by element, from the sample's cross-checked exact sums");
+    rec.elements = (int64_t)p->n;
+    rec.sampled = checked;
+    rec.disagreements = bad;
+    rec.seed = tp_gemm_cross_check_seed();
+    rec.seconds = seconds;
+    tp_exact_log_add(&rec);
+    return bad ? -1 : 0;
+}
+
+static int provider_reference(const tp_tensor *A, int ta, const tp_tensor *B, int tb, int M,
                               int N, int K, int faith, const char *output, tp_ref *ref, char *err, size_t errlen)
 {
-    provider_sums *p = provider_sums_compute(fmt, A, ta, B, tb, M, N, K, faith, output, err, errlen);
+    provider_sums *p = provider_sums_compute(A, ta, B, tb, M, N, K, faith, 0, output, err, errlen);
     if (!p)
         return -1;
     double t = tp_timing_start();
@@ -365,9 +491,8 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
         return -1;
     const tp_tensor *A = g.A, *B = g.B;
     const int ta = g.ta, tb = g.tb, M = g.M, N = g.N, K = g.K, faith = g.faith;
-    const tp_format *fmt = g.fmt;
     if (tp_gemm_exact_provider_get())
-        return provider_reference(fmt, A, ta, B, tb, M, N, K, faith, output, ref, err, errlen);
+        return provider_reference(A, ta, B, tb, M, N, K, faith, output, ref, err, errlen);
     /* The CPU path streams: B widened once into L2-sized panels (and their
      * |x| copy), then row blocks of 16, independent of each other, so the
      * reference parallelises without changing a single bit of its result.
@@ -426,7 +551,7 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
             size_t bn = (size_t)rows * (size_t)N;
             tp_gemm_exact_normalize(bn, bd[0], bd[1]);
             tp_gemm_exact_normalize(bn, bd[2], bd[3]);
-            admitted(fmt, (int64_t)bn, K, faith, bd[0], bd[1], bd[2], bd[3], ref + (size_t)r0 * N);
+            admitted((int64_t)bn, K, faith, bd[0], bd[1], bd[2], bd[3], ref + (size_t)r0 * N);
         }
         free(a);
         free(blk);
@@ -460,7 +585,7 @@ static int gemm_reference_prepare(const tp_value *model, const tp_case *c, const
     gemm_operands g;
     if (gemm_operands_of(model, c, output, &g, err, errlen) != 0)
         return -1;
-    *state = provider_sums_compute(g.fmt, g.A, g.ta, g.B, g.tb, g.M, g.N, g.K, g.faith, output, err, errlen);
+    *state = provider_sums_compute(g.A, g.ta, g.B, g.tb, g.M, g.N, g.K, g.faith, 1, output, err, errlen);
     return *state ? 0 : -1;
 }
 
@@ -532,4 +657,4 @@ const tp_op tp_op_gemm = {"gemm", "C[m,n] = sum_k op(A)[m,k] op(B)[k,n]", gemm_c
                           gemm_say, gemm_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
-    gemm_reference_prepare, provider_range, provider_sums_free};
+    gemm_reference_prepare, provider_range, provider_sums_free, gemm_check_elsewhere, gemm_reference_ready};

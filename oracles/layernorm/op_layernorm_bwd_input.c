@@ -360,4 +360,4 @@ const tp_op tp_op_layernorm_bwd_input = {
     bwd_check_model, bwd_reference, bwd_say, bwd_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

@@ -241,4 +241,4 @@ const tp_op tp_op_layernorm_fwd = {"layernorm_fwd",
                                    fwd_check_model, fwd_reference, fwd_say, fwd_statements, TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), model_keys,
     TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

@@ -334,4 +334,4 @@ const tp_op tp_op_softmax_fwd = {"softmax_fwd", "y[r,j] = exp(x[r,j] - max_k x[r
                                  model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

@@ -213,4 +213,4 @@ const tp_op tp_op_softmax_xent_bwd = {"softmax_xent_bwd", "gi[r,j] = s[r,j] (g[r
                                       xent_check_model, xent_reference, xent_say, xent_statements, TP_DTYPE_BIT(TP_F16), model_keys,
     TP_DTYPE_BIT(TP_F16), NULL /* values compared: reference_bits */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, NULL /* check_case */,
-    NULL, NULL, NULL /* reference by ranges: none */};
+    NULL, NULL, NULL /* reference by ranges: none */, NULL, NULL};

@@ -307,8 +307,9 @@ def test_errors_of_memory_only(fixtures):
 def test_gemm_sums_on_the_device(fixtures, monkeypatch):
     """device=True: op gemm's exact sums from the GPU exact provider, as
     `tolproof check --device` (here build/tests/libtp_gemm_emulated.so runs
-    the GPU's arithmetic on the host): the CPU path's result plus
-    exact_provider for C and C.abs_sum; device=False goes back to the CPU
+    the GPU's arithmetic on the host, and its element check where its sums
+    are): the CPU path's result plus exact_provider for C, C.abs_sum and
+    C.element_check; device=False goes back to the CPU
     path; a missing library is DeviceError, and the CPU path stays usable."""
     d = os.path.join(fixtures, "gemm_fwd")
     A, B, C = (np.load(os.path.join(d, f)) for f in ("A.npy", "B.npy", "C.npy"))
@@ -318,7 +319,7 @@ def test_gemm_sums_on_the_device(fixtures, monkeypatch):
     dev = tolproof.check("gemm_fwd", device=True, **args)
     raw = dict(dev.raw)
     xp = raw.pop("exact_provider")
-    assert sorted(xp) == ["C", "C.abs_sum"], xp
+    assert sorted(xp) == ["C", "C.abs_sum", "C.element_check"], xp
     for x in xp.values():
         assert x["provider"] == "emulated" and x["elements"] == C.size, x
         assert x["cross_check"]["sampled"] == min(C.size, 1004) and x["cross_check"]["disagreements"] == 0, x

@@ -24,7 +24,7 @@
   @ ensures lower: (x + y) - 0x1p-53 * (x + y) - 0x1p-1074 / 2 <= \result;
   @ ensures upper: \result <= (x + y) + 0x1p-53 * (x + y) + (0x1p-1074 / 2);
   @*/
-static double add_pos(double x, double y)
+static TP_HD double add_pos(double x, double y)
 {
     const double r = x + y;
     /*@ assert rounded: r == \round_double(\NearestEven, x + y); */
@@ -42,7 +42,7 @@ static double add_pos(double x, double y)
   @ ensures lower: pmul(x, y) - 0x1p-53 * pmul(x, y) - 0x1p-1074 / 2 <= \result;
   @ ensures upper: \result <= pmul(x, y) + 0x1p-53 * pmul(x, y) + (0x1p-1074 / 2);
   @*/
-static double mul_pos(double x, double y)
+static TP_HD double mul_pos(double x, double y)
 {
     /*@ assert atom: pmul(x, y) == x * y; */
     /*@ assert in_range: rabs(x * y) <= 0x1p100; */
@@ -60,7 +60,7 @@ static double mul_pos(double x, double y)
   @ ensures finite: \is_finite(\result);
   @ ensures err: rabs(\result - (x + y)) <= 0x1p-53 * rabs(x + y) + (0x1p-1074 / 2);
   @*/
-static double add_any(double x, double y)
+static TP_HD double add_any(double x, double y)
 {
     const double r = x + y;
     /*@ assert rounded: r == \round_double(\NearestEven, x + y); */
@@ -74,7 +74,7 @@ static double add_any(double x, double y)
   @ ensures finite: \is_finite(\result);
   @ ensures err: rabs(\result - (x - y)) <= 0x1p-53 * rabs(x - y) + (0x1p-1074 / 2);
   @*/
-static double sub_any(double x, double y)
+static TP_HD double sub_any(double x, double y)
 {
     const double r = x - y;
     /*@ assert rounded: r == \round_double(\NearestEven, x - y); */
@@ -94,7 +94,7 @@ static double sub_any(double x, double y)
   @ ensures e_big: *e - 0x1p-53 * *e >= dot_c * rmul(n, ahi + alo) + n * dot_eta + 0x1p-51 * rabs(*s) + 0x1p-1070;
   @ ensures e_floor: *e >= 0x1p-51 * rabs(*s) + 0x1p-1002;
   @*/
-static void half_width(double hi, double lo, double ahi, double alo, double n, double *s, double *e)
+static TP_HD void half_width(double hi, double lo, double ahi, double alo, double n, double *s, double *e)
 {
     const double a = add_pos(ahi, alo);
     /*@ assert a_range: 0.0 <= a <= 0x1p62; */
@@ -133,7 +133,7 @@ static void half_width(double hi, double lo, double ahi, double alo, double n, d
     *e = add_pos(r, g2);
 }
 
-tp_ival64 tp_sum_bound_rn(double hi, double lo, double ahi, double alo, double n)
+TP_HD tp_ival64 tp_sum_bound_rn(double hi, double lo, double ahi, double alo, double n)
 {
     double s, e;
     half_width(hi, lo, ahi, alo, n, &s, &e);

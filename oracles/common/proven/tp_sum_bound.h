@@ -12,6 +12,7 @@
 #ifndef TP_SUM_BOUND_H
 #define TP_SUM_BOUND_H
 
+#include "../../../core/tp_hd.h" /* TP_HD: the GPU element check compiles this code too */
 #include "tp_sum_bound.acsl"
 #include "std_model64.acsl"
 
@@ -37,7 +38,7 @@ typedef struct {
   @ ensures ok: ival64_ok(\result);
   @ ensures sound: sum_admits(hi + lo, ahi + alo, n, \result.lo, \result.hi);
   @*/
-tp_ival64 tp_sum_bound_rn(double hi, double lo, double ahi, double alo, double n);
+TP_HD tp_ival64 tp_sum_bound_rn(double hi, double lo, double ahi, double alo, double n);
 
 /* Faithful fp32 accumulation (accumulation = "fp32_faithful": every step one
  * of the two neighbours of its exact value) has the constants faith_c =
