@@ -259,6 +259,8 @@ int tp_check_main(int argc, char **argv)
     json_decref(res);
     tp_check_request_release(&a);
     tp_timing_end(t_all, "whole check after argument parsing");
+    if (a.files_read_at > 0) /* what the baseline (reference plus allclose on tensors in memory) compares with */
+        tp_timing_end(a.files_read_at, "after the files were read");
     if (out.device && dl.joined && dl.rc == 0) {
         /* Everything is written (the files were closed and renamed into
          * place; stdout and stderr are flushed here). What is left is the

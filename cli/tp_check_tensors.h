@@ -51,6 +51,9 @@ typedef struct {
      * loads in the background while the files are read. */
     int (*ready)(void *arg, char *err, size_t errlen);
     void *ready_arg;
+    /* Set by tp_check_tensors: tp_timing_start() once every file is read
+     * (0 with --timings off), for the phase "after the files were read". */
+    double files_read_at;
 } tp_check_request;
 
 /* 0 every given output within its bound, 1 a violation (*result: the case

@@ -120,11 +120,14 @@ static void check_range(const tp_tensor *out, const tp_ref *ref, int64_t ref_fro
  * the order they are merged in) do not depend on the number of threads. */
 #define TP_CHECK_CHUNK 16384
 
-/* The SHA-256 of an output's bytes, run beside the element loop. */
+/* The SHA-256 of an output's bytes, run beside the element loop (or,
+ * for a reference by ranges, beside the op's preparation as well). */
 typedef struct {
     const void *data;
     size_t bytes;
     char sha[65];
+    pthread_t thread;
+    int started;
 } sha_job;
 
 static void *sha_run(void *arg)
@@ -132,6 +135,23 @@ static void *sha_run(void *arg)
     sha_job *j = arg;
     tp_sha256_hex(j->data, j->bytes, j->sha);
     return NULL;
+}
+
+static void sha_start(sha_job *j, const tp_tensor *out)
+{
+    j->data = out->data;
+    j->bytes = (size_t)out->numel * tp_format_of(out->dtype)->size;
+    j->sha[0] = 0;
+    j->started = pthread_create(&j->thread, NULL, sha_run, j) == 0;
+    if (!j->started)
+        sha_run(j);
+}
+
+static void sha_wait(sha_job *j)
+{
+    if (j->started)
+        pthread_join(j->thread, NULL);
+    j->started = 0;
 }
 
 /* Where the element loop finds each element's reference: a whole array,
@@ -184,21 +204,22 @@ static int check_elsewhere(const tp_tensor *out, const ref_source *src, const ui
     return rc < 0 ? -1 : rc == 0;
 }
 
+/* sj: the output's SHA-256, started by the caller, or NULL to start it
+ * here; waited for (and its thread joined) here in either case. */
 static json_t *check_output(const tp_tensor *out, const ref_source *src, const uint32_t *bits, double claim_atol,
-                            double claim_rtol, char *err, size_t errlen)
+                            double claim_rtol, sha_job *sj, char *err, size_t errlen)
 {
-    const tp_format *fmt = tp_format_of(out->dtype);
     tp_check_tally all = {0};
     int64_t nchunks = (out->numel + TP_CHECK_CHUNK - 1) / TP_CHECK_CHUNK;
     int no_memory = 0;
     /* The output's SHA-256 in a thread of its own while the elements are
      * checked (serially after the loop it was 20 to 60 ms of a 4096^2
      * output on the GPU host). */
-    sha_job sj = {out->data, (size_t)out->numel * fmt->size, ""};
-    pthread_t sha_thread;
-    int sha_started = pthread_create(&sha_thread, NULL, sha_run, &sj) == 0;
-    if (!sha_started)
-        sha_run(&sj);
+    sha_job own;
+    if (!sj) {
+        sj = &own;
+        sha_start(sj, out);
+    }
     int elsewhere = check_elsewhere(out, src, bits, claim_atol, claim_rtol, &all, err, errlen);
     /* by ranges from here on: the op's data where reference_range reads it */
     int ranges_ready = elsewhere < 0 || src->ref || !src->op->reference_ready;
@@ -239,9 +260,8 @@ static json_t *check_output(const tp_tensor *out, const ref_source *src, const u
         for (int64_t k = 0; k < nchunks; k++)
             tp_check_tally_merge(&all, &part[k]);
     }
-    if (sha_started)
-        pthread_join(sha_thread, NULL);
-    const char *sha = sj.sha;
+    sha_wait(sj);
+    const char *sha = sj->sha;
     /* rare (a NaN exact value): the one sequential pass decides */
     int sequential = elsewhere >= 0 && ((elsewhere == 0 && !part) || all.unordered);
     if (sequential && !ranges_ready && src->op->reference_ready((void *)src->state, err, errlen) != 0)
@@ -301,14 +321,14 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
 {
     const ref_source src = {ref, NULL, NULL};
     char err[64];
-    return check_output(out, &src, bits, claim_atol, claim_rtol, err, sizeof err); /* NULL: out of memory */
+    return check_output(out, &src, bits, claim_atol, claim_rtol, NULL, err, sizeof err); /* NULL: out of memory */
 }
 
 json_t *tp_check_output_ranges(const tp_tensor *out, const tp_op *op, const void *state, double claim_atol,
                                double claim_rtol, char *err, size_t errlen)
 {
     const ref_source src = {NULL, op, state};
-    return check_output(out, &src, NULL, claim_atol, claim_rtol, err, errlen);
+    return check_output(out, &src, NULL, claim_atol, claim_rtol, NULL, err, errlen);
 }
 
 /* The fills of the case's inputs, as the plan records them. */
@@ -354,10 +374,11 @@ json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_sourc
  * diagnosis, which reads the whole reference, gets it only when it has
  * something to diagnose (a violation more accurate than the model admits). */
 static json_t *check_by_ranges(const tp_op *op, const tp_value *model, const tp_case *c, const tp_tensor *out,
-                               const void *state, double atol, double rtol, char *err, size_t errlen)
+                               const void *state, double atol, double rtol, sha_job *sj, char *err, size_t errlen)
 {
     double t = tp_timing_start();
-    json_t *r = tp_check_output_ranges(out, op, state, atol, rtol, err, errlen);
+    const ref_source src = {NULL, op, state};
+    json_t *r = check_output(out, &src, NULL, atol, rtol, sj, err, errlen);
     tp_timing_end(t, "element check of %s, references computed by ranges", out->name);
     if (!r)
         return NULL;
@@ -427,14 +448,18 @@ json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case
         tp_ref *const known = given ? given[i] : NULL;
         void *state = NULL;
         double t0 = tp_timing_start();
+        /* the output is hashed while its reference is computed */
+        sha_job sj;
+        sha_start(&sj, out);
         if (!known && !op->reference_bits &&
             tp_op_reference_prepare(op, plan->model, c, out->name, &state, err, errlen) != 0) {
+            sha_wait(&sj);
             json_decref(outs);
             return NULL;
         }
         if (state) {
             tp_timing_end(t0, "reference of %s prepared (%zu elements, computed by the element check)", out->name, n);
-            json_t *r = check_by_ranges(op, plan->model, c, out, state, atol, rtol, err, errlen);
+            json_t *r = check_by_ranges(op, plan->model, c, out, state, atol, rtol, &sj, err, errlen);
             op->reference_release(state);
             if (!r) {
                 json_decref(outs);
@@ -456,14 +481,23 @@ json_t *tp_check_case_given(const tp_plan *plan, const tp_case *c, const tp_case
             if (!known)
                 free(ref);
             free(bits);
+            sha_wait(&sj);
             json_decref(outs);
             return NULL;
         }
         if (!known)
             tp_timing_end(t, "reference of %s (%zu elements)", out->name, n);
         t = tp_timing_start();
-        json_t *r = tp_check_output_bits(out, ref, bits, atol, rtol);
+        const ref_source whole = {ref, NULL, NULL};
+        json_t *r = check_output(out, &whole, bits, atol, rtol, &sj, err, errlen);
         tp_timing_end(t, "element check of %s", out->name);
+        if (!r) {
+            if (!known)
+                free(ref);
+            free(bits);
+            json_decref(outs);
+            return NULL;
+        }
         t = tp_timing_start();
         tp_diagnose_output(op, plan->model, c, out, ref, r);
         tp_timing_end(t, "diagnosis of %s", out->name);

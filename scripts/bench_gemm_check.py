@@ -20,11 +20,17 @@ With --device (a GPU host) each size also runs `tolproof check --device`
 this process once the files are read: A and B to the GPU, a float64
 matmul there, torch.allclose against C (rtol 1e-2, atol 1e-2), best of
 --reps after one warm-up (PyTorch with CUDA needed). The ratio
---device / baseline compares the whole tolproof command with that.
+--device / baseline compares the whole tolproof command with that; with
+--timings, "after reads / baseline" compares the check once its files are
+read (the last --device run's phase "after the files were read"), as the
+baseline is timed. An empty --threads runs no CPU-path check (only
+--device and the baseline). --api adds tolproof.check(device=True) from
+the Python API on the CUDA tensors, timed like the baseline (in this
+process, PyTorch's context made, best of --reps after a warm-up).
 
 Usage (from the repository, after `ninja build/tolproof plans`):
     /usr/bin/python3 scripts/bench_gemm_check.py --out DIR
-        [--sizes 1024,4096,8192] [--threads 1,16] [--reps 1]
+        [--sizes 1024,4096,8192] [--threads 1,16 | --threads ''] [--reps 1]
         [--work DIR] [--tolproof build/tolproof] [--device] [--timings]
 --timings passes --timings to the last run of the most threads (and of
 --device) and keeps its phase times (stderr) in the JSON.
@@ -42,7 +48,7 @@ import time
 
 import numpy as np
 
-from bench_common import cpu_name, timed_check
+from bench_common import TIMING_PREFIX, cpu_name, timed_check
 
 
 def parse_size(s):
@@ -97,6 +103,26 @@ def baseline(paths, reps):
     return {"seconds": best, "allclose": ok, "device": torch.cuda.get_device_name()}
 
 
+def api_check(paths, reps):
+    """tolproof.check(..., device=True) from the Python API on CUDA tensors
+    (PyTorch's context already made, as the baseline's): seconds, best of
+    reps after a warm-up, copies to the host included."""
+    import torch
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+    import tolproof
+    A, B, C = (torch.from_numpy(np.load(paths[t])).cuda() for t in "ABC")
+    best, verdict = None, None
+    for r in range(reps + 1):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        res = tolproof.check("gemm_fwd", inputs={"A": A, "B": B}, outputs={"C": C}, device=True)
+        dt = time.perf_counter() - t0
+        verdict = res.verdict
+        if r > 0 and (best is None or dt < best):
+            best = dt
+    return {"seconds": best, "verdict": verdict}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="directory for bench_gemm_check.{json,md}")
@@ -108,6 +134,9 @@ def main():
     ap.add_argument("--device", action="store_true",
                     help="also `tolproof check --device` and the float64-GPU-plus-allclose baseline")
     ap.add_argument("--timings", action="store_true", help="keep the phase times of the last most-threads run")
+    ap.add_argument("--api", action="store_true",
+                    help="with --device: also tolproof.check(device=True) from the Python API on CUDA tensors "
+                         "(TOLPROOF_LIB names the library; PyTorch needed)")
     ap.add_argument("--tolproof", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                                         "tolproof"))
     a = ap.parse_args()
@@ -150,6 +179,15 @@ def main():
                     dev = dict(res, timings=res["timings"] or (dev or {}).get("timings", []))
             base = baseline(paths, a.reps)
             print(f"  float64 on {base['device']} + allclose: {base['seconds'] * 1e3:.1f} ms", file=sys.stderr)
+            # the issue's comparison: the check once the files are read (the
+            # last --device run's own phase, printed under --timings)
+            after = [float(x.rsplit(": ", 1)[1].split()[0]) for x in dev["timings"]
+                     if x.startswith(TIMING_PREFIX + "after the files were read: ")]
+            dev["after_reads_s"] = after[-1] if after else None
+            if a.api:
+                dev["api"] = api_check(paths, a.reps)
+                print(f"  tolproof.check(device=True) on CUDA tensors: {dev['api']['seconds']:.3f} s "
+                      f"({dev['api']['verdict']})", file=sys.stderr)
         t1 = next((r for r in runs if r["threads"] == 1), None)
         tmax = max(runs, key=lambda r: r["threads"]) if runs else None
         macs = float(M) * N * K
@@ -158,7 +196,8 @@ def main():
                      "speedup_threads": tmax["threads"] if tmax else None,
                      "peak_rss_mib": max(r["peak_rss_mib"] for r in runs + ([dev] if dev else [])), "device_run": dev,
                      "baseline": base,
-                     "ok": all(r["exit"] == 0 and r["verdict"] == "pass" for r in runs + ([dev] if dev else []))})
+                     "ok": all(r["exit"] == 0 and r["verdict"] == "pass" for r in runs + ([dev] if dev else [])) and
+                     (not dev or "api" not in dev or dev["api"]["verdict"] == "pass")})
     doc = {"bench": "gemm_check", "host": platform.node(), "cpu": cpu_name(), "cores": os.cpu_count(),
            "tolproof": tolproof, "threads": threads, "reps": a.reps, "sizes": rows,
            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -166,7 +205,9 @@ def main():
         json.dump(doc, f, indent=1)
     hdr = ["M x N x K"] + [f"{t}t wall s" for t in threads] + [f"{t}t MAC/s/core" for t in threads] + \
           [f"speed-up {threads[-1]}t/1t" if 1 in threads and len(threads) > 1 else "speed-up", "peak RSS MiB"] + \
-          (["--device wall s", "f64 GPU + allclose s", "--device / baseline", f"{dev_threads}t / --device"]
+          (["--device wall s", "f64 GPU + allclose s", "--device / baseline", "--device after reads s",
+            "after reads / baseline"] + (["API device=True s", "API / baseline"] if a.api else []) +
+           [f"{dev_threads}t / --device"]
            if a.device else []) + ["pass"]
     lines = [f"`tolproof check` of gemm_fwd on {doc['cpu']} ({doc['cores']} CPUs), {doc['time']}, best of {a.reps}", "",
              "| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
@@ -178,8 +219,12 @@ def main():
         if a.device:
             d, b = r["device_run"], r["baseline"]
             tm = max(r["runs"], key=lambda x: x["threads"]) if r["runs"] else None
+            ar = d.get("after_reads_s")
             dv = [f"{d['wall_s']:.3f}", f"{b['seconds']:.4f}", f"{d['wall_s'] / b['seconds']:.0f}x",
-                  f"{tm['wall_s'] / d['wall_s']:.2f}x" if tm else "-"]
+                  f"{ar:.3f}" if ar else "-", f"{ar / b['seconds']:.1f}x" if ar else "-"]
+            if a.api:
+                dv += [f"{d['api']['seconds']:.3f}", f"{d['api']['seconds'] / b['seconds']:.1f}x"]
+            dv += [f"{tm['wall_s'] / d['wall_s']:.2f}x" if tm else "-"]
         lines.append("| " + " | ".join([f"{r['M']}x{r['N']}x{r['K']}"] + walls + rates +
                                        [sp, f"{r['peak_rss_mib']:.0f}"] + dv + ["yes" if r["ok"] else "**no**"]) + " |")
     md = "\n".join(lines) + "\n"

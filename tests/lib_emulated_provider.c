@@ -35,17 +35,33 @@ static void emu_release(void)
     kept_n = 0;
 }
 
-static int emu_sums_kept(int M, int N, int K, const float *a, const float *b, char *err, size_t errlen)
+/* the binary16 operand widened, row-major R x C */
+static float *widen(const tp_gemm_f16_operand *o, int R, int C)
+{
+    float *f = malloc(((size_t)R * (size_t)C + 1) * sizeof *f);
+    for (int r = 0; f && r < R; r++)
+        for (int c = 0; c < C; c++)
+            f[(size_t)r * C + c] = (float)tp_ieee_decode(o->h[r * o->rs + c * o->cs], 5, 10);
+    return f;
+}
+
+static int emu_sums_kept(int M, int N, int K, const tp_gemm_f16_operand *ha, const tp_gemm_f16_operand *hb, char *err,
+                         size_t errlen)
 {
     emu_release();
     size_t n = (size_t)M * (size_t)N;
+    float *a = widen(ha, M, K), *b = widen(hb, K, N);
     kept = malloc(4 * (n ? n : 1) * sizeof *kept);
-    if (!kept) {
+    int rc = -1;
+    if (!kept || !a || !b)
         snprintf(err, errlen, "out of memory");
-        return -1;
+    else {
+        kept_n = n;
+        rc = fixed_provider_sums(M, N, K, a, b, kept, kept + n, kept + 2 * n, kept + 3 * n, err, errlen);
     }
-    kept_n = n;
-    return fixed_provider_sums(M, N, K, a, b, kept, kept + n, kept + 2 * n, kept + 3 * n, err, errlen);
+    free(a);
+    free(b);
+    return rc;
 }
 
 static int emu_gather(size_t ns, const size_t *idx, double *hi, double *lo, double *ahi, double *alo, char *err,

@@ -23,6 +23,8 @@
 #include "oracles/gemm/gemm_fixed.h"
 #include "oracles/gemm/gemm_split.h"
 
+#include <cuda_fp16.h>
+
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -39,13 +41,35 @@
  * then fails instead of returning sums. */
 __device__ static int tp_gx_outside;
 
+/* An operand as the kernel reads it: element (r, c) at p[r * rs + c * cs],
+ * binary32 values (the widened operands of a harness) or binary16
+ * patterns (`tolproof check --device`: half the bytes to copy, and no
+ * widened copy on the host). Widening is exact either way: binary16 to
+ * binary32 by the hardware conversion (IEEE 754: exact, as every binary16
+ * value is a binary32 value; core/tp_ieee.h's decoder, written out, kept
+ * the 4096^3 kernel at 0.073 s against 0.061 s in --timings runs on the
+ * H200 host), binary32 to binary64 likewise. */
+struct tp_gx_f32 {
+    const float *__restrict__ p;
+    int64_t rs, cs;
+    __device__ double at(int64_t r, int64_t c) const { return (double)p[r * rs + c * cs]; }
+};
+
+struct tp_gx_f16 {
+    const uint16_t *__restrict__ p;
+    int64_t rs, cs;
+    __device__ double at(int64_t r, int64_t c) const { return (double)__half2float(__ushort_as_half(p[r * rs + c * cs])); }
+};
+
 /* Products k in [k0, k1) (at most TP_SD_K_CHUNK) of every element of the
- * block's tile; first: no earlier chunk; last: write the double-doubles,
- * else the 128-bit totals tot (2 per element: S, then A). */
+ * block's tile, of the M x K A and the K x N B; first: no earlier chunk;
+ * last: write the double-doubles, else the 128-bit totals tot (2 per
+ * element: S, then A). */
+template <class Op>
 __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
-    tp_gemm_split_kernel(int M, int N, int K, int k0, int k1, int first, int last, const float *__restrict__ A,
-                         const float *__restrict__ B, tp_fx128 *__restrict__ tot, double *__restrict__ hi,
-                         double *__restrict__ lo, double *__restrict__ ahi, double *__restrict__ alo)
+    tp_gemm_split_kernel(int M, int N, int K, int k0, int k1, int first, int last, Op A, Op B,
+                         tp_fx128 *__restrict__ tot, double *__restrict__ hi, double *__restrict__ lo,
+                         double *__restrict__ ahi, double *__restrict__ alo)
 {
     /* +1: the column writes of the A tile hit distinct banks */
     __shared__ double As[TP_GX_KSTEP][TP_GX_TILE + 1];
@@ -62,12 +86,12 @@ __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
         for (int l = tid; l < TP_GX_TILE * TP_GX_KSTEP; l += TP_GX_THREADS * TP_GX_THREADS) {
             int r = l / TP_GX_KSTEP, kk = l % TP_GX_KSTEP; /* A is M x K: k contiguous */
             int gr = row0 + r, gk = kb + kk;
-            As[kk][r] = gr < M && gk < k1 ? (double)A[(size_t)gr * K + gk] : 0.0;
+            As[kk][r] = gr < M && gk < k1 ? A.at(gr, gk) : 0.0;
         }
         for (int l = tid; l < TP_GX_TILE * TP_GX_KSTEP; l += TP_GX_THREADS * TP_GX_THREADS) {
             int kk = l / TP_GX_TILE, c = l % TP_GX_TILE; /* B is K x N: columns contiguous */
             int gk = kb + kk, gc = col0 + c;
-            Bs[kk][c] = gk < k1 && gc < N ? (double)B[(size_t)gk * N + gc] : 0.0;
+            Bs[kk][c] = gk < k1 && gc < N ? B.at(gk, gc) : 0.0;
         }
         __syncthreads();
 #pragma unroll 4
@@ -248,10 +272,29 @@ static void tp_gx_release(void)
     tp_gx_n = 0;
 }
 
+/* The operands as the host holds them: elem bytes per element (4:
+ * floats, 2: binary16 patterns), na and nb elements, op(A) and op(B)
+ * read with the strides. */
+typedef struct {
+    const void *a, *b;
+    size_t elem, na, nb;
+    int64_t ars, acs, brs, bcs;
+} tp_gx_operands;
+
+template <class Op>
+static void tp_gx_launch(const tp_gx_operands *o, const void *dA, const void *dB, int M, int N, int K, int k0, int k1,
+                         int first, int last, tp_fx128 *dT)
+{
+    dim3 block(TP_GX_THREADS, TP_GX_THREADS),
+        grid((unsigned)((N + TP_GX_TILE - 1) / TP_GX_TILE), (unsigned)((M + TP_GX_TILE - 1) / TP_GX_TILE));
+    Op A = {(decltype(A.p))dA, o->ars, o->acs}, B = {(decltype(B.p))dB, o->brs, o->bcs};
+    tp_gemm_split_kernel<Op><<<grid, block>>>(M, N, K, k0, k1, first, last, A, B, dT, tp_gx_dH, tp_gx_dL, tp_gx_dAH,
+                                             tp_gx_dAL);
+}
+
 /* The sums into tp_gx_dH .. tp_gx_dAL; touch: host arrays whose pages
  * are faulted in while the kernel runs (NULL: none). */
-static int tp_gx_compute(int M, int N, int K, const float *a, const float *b, double *const *touch, char *err,
-                         size_t errlen)
+static int tp_gx_compute(int M, int N, int K, const tp_gx_operands *o, double *const *touch, char *err, size_t errlen)
 {
     tp_gx_warm_join();
     tp_gx_release();
@@ -265,16 +308,16 @@ static int tp_gx_compute(int M, int N, int K, const float *a, const float *b, do
     }
     if (!tp_gx_device_name[0] && tp_gx_probe(err, errlen) != 0)
         return -1;
-    size_t n = (size_t)M * N, na = (size_t)M * K, nb = (size_t)K * N;
+    size_t n = (size_t)M * N, na = o->na, nb = o->nb;
     if (n == 0)
         return 0;
     int chunks = K == 0 ? 1 : (K + TP_SD_K_CHUNK - 1) / TP_SD_K_CHUNK, outside = 0;
     double t = tp_gx_timings ? tp_gx_now() : 0.0;
-    float *dA = NULL, *dB = NULL;
+    void *dA = NULL, *dB = NULL;
     tp_fx128 *dT = NULL;
     int rc = -1;
-    if (tp_gx_call(cudaMalloc((void **)&dA, (na ? na : 1) * sizeof *dA), "cudaMalloc (A)", err, errlen) ||
-        tp_gx_call(cudaMalloc((void **)&dB, (nb ? nb : 1) * sizeof *dB), "cudaMalloc (B)", err, errlen) ||
+    if (tp_gx_call(cudaMalloc(&dA, (na ? na : 1) * o->elem), "cudaMalloc (A)", err, errlen) ||
+        tp_gx_call(cudaMalloc(&dB, (nb ? nb : 1) * o->elem), "cudaMalloc (B)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&tp_gx_dH, n * sizeof(double)), "cudaMalloc (hi)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&tp_gx_dL, n * sizeof(double)), "cudaMalloc (lo)", err, errlen) ||
         tp_gx_call(cudaMalloc((void **)&tp_gx_dAH, n * sizeof(double)), "cudaMalloc (abs hi)", err, errlen) ||
@@ -285,16 +328,16 @@ static int tp_gx_compute(int M, int N, int K, const float *a, const float *b, do
         goto out;
     tp_gx_n = n;
     tp_gx_phase(&t, "device memory allocated");
-    if (tp_gx_call(cudaMemcpy(dA, a, na * sizeof *dA, cudaMemcpyHostToDevice), "cudaMemcpy (A)", err, errlen) ||
-        tp_gx_call(cudaMemcpy(dB, b, nb * sizeof *dB, cudaMemcpyHostToDevice), "cudaMemcpy (B)", err, errlen))
+    if (tp_gx_call(cudaMemcpy(dA, o->a, na * o->elem, cudaMemcpyHostToDevice), "cudaMemcpy (A)", err, errlen) ||
+        tp_gx_call(cudaMemcpy(dB, o->b, nb * o->elem, cudaMemcpyHostToDevice), "cudaMemcpy (B)", err, errlen))
         goto out;
     tp_gx_phase(&t, "operands copied to the GPU");
     for (int c = 0; c < chunks; c++) {
         int k0 = c * TP_SD_K_CHUNK, k1 = K - k0 < TP_SD_K_CHUNK ? K : k0 + TP_SD_K_CHUNK;
-        dim3 block(TP_GX_THREADS, TP_GX_THREADS),
-            grid((unsigned)((N + TP_GX_TILE - 1) / TP_GX_TILE), (unsigned)((M + TP_GX_TILE - 1) / TP_GX_TILE));
-        tp_gemm_split_kernel<<<grid, block>>>(M, N, K, k0, k1, c == 0, c == chunks - 1, dA, dB, dT, tp_gx_dH,
-                                              tp_gx_dL, tp_gx_dAH, tp_gx_dAL);
+        if (o->elem == 2)
+            tp_gx_launch<tp_gx_f16>(o, dA, dB, M, N, K, k0, k1, c == 0, c == chunks - 1, dT);
+        else
+            tp_gx_launch<tp_gx_f32>(o, dA, dB, M, N, K, k0, k1, c == 0, c == chunks - 1, dT);
         if (tp_gx_call(cudaGetLastError(), "exact GEMM kernel launch", err, errlen))
             goto out;
     }
@@ -342,7 +385,8 @@ static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, doubl
                       double *alo, char *err, size_t errlen)
 {
     double *const res[4] = {hi, lo, ahi, alo};
-    int rc = tp_gx_compute(M, N, K, a, b, res, err, errlen);
+    const tp_gx_operands o = {a, b, sizeof *a, (size_t)M * K, (size_t)K * N, K, 1, N, 1};
+    int rc = tp_gx_compute(M, N, K, &o, res, err, errlen);
     if (rc == 0)
         rc = tp_gx_fetch(hi, lo, ahi, alo, err, errlen);
     double t = tp_gx_timings ? tp_gx_now() : 0.0;
@@ -354,9 +398,11 @@ static int tp_gx_sums(int M, int N, int K, const float *a, const float *b, doubl
 #ifdef TP_GX_DEVICE_CHECK
 #include "oracles/gemm/gemm_check_cuda.cuh"
 
-static int tp_gx_sums_kept(int M, int N, int K, const float *a, const float *b, char *err, size_t errlen)
+static int tp_gx_sums_kept(int M, int N, int K, const tp_gemm_f16_operand *a, const tp_gemm_f16_operand *b, char *err,
+                           size_t errlen)
 {
-    return tp_gx_compute(M, N, K, a, b, NULL, err, errlen);
+    const tp_gx_operands o = {a->h, b->h, 2, (size_t)M * K, (size_t)K * N, a->rs, a->cs, b->rs, b->cs};
+    return tp_gx_compute(M, N, K, &o, NULL, err, errlen);
 }
 
 static int tp_gx_gather(size_t ns, const size_t *idx, double *hi, double *lo, double *ahi, double *alo, char *err,

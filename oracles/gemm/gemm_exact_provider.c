@@ -6,7 +6,10 @@
 #include "oracles/gemm/gemm_admitted.h"
 #include "core/tp_timings.h"
 
+#include "core/tp_fp16.h"
+
 #include <fenv.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,36 +87,96 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Element idx against the CPU path, which computes S from a's row i and
- * b's column j and A from their |x| copies (scratch: 3K floats); v: the
- * provider's hi, lo, ahi, alo of the element. 0 both agree, else bit 1 S
- * differs, bit 2 A differs (err, when given, says how, S first). */
-static int cross_check_one(const char *output, int N, int K, const float *a, const float *b, const double v[4],
-                           size_t idx, float *scratch, tp_gemm_cpu_fn cpu, char *err, size_t errlen)
+/* op(A) and op(B) as the CPU side of the cross-check reads them: the
+ * widened row-major M x K and K x N floats, or (fa NULL) the binary16
+ * operands. */
+typedef struct {
+    const float *fa, *fb;
+    const tp_gemm_f16_operand *ha, *hb;
+    int N, K;
+} operands;
+
+static float op_a(const operands *o, size_t i, size_t k)
 {
-    size_t i = idx / (size_t)N, j = idx % (size_t)N;
-    float *col = scratch, *arow_abs = scratch + K, *col_abs = scratch + 2 * (size_t)K;
-    const float *arow = a + i * (size_t)K;
+    return o->fa ? o->fa[i * (size_t)o->K + k] : (float)tp_f16_to_double(o->ha->h[(int64_t)i * o->ha->rs + (int64_t)k * o->ha->cs]);
+}
+
+static float op_b(const operands *o, size_t k, size_t j)
+{
+    return o->fb ? o->fb[k * (size_t)o->N + j] : (float)tp_f16_to_double(o->hb->h[(int64_t)k * o->hb->rs + (int64_t)j * o->hb->cs]);
+}
+
+/* The CPU path's sums of element idx, normalized, into v[0..3] = hi, lo,
+ * ahi, alo: S from op(A)'s row i and op(B)'s column j, A from their |x|
+ * (scratch: 4K floats). */
+static void cpu_element(const operands *o, size_t idx, float *scratch, tp_gemm_cpu_fn cpu, double v[4])
+{
+    const int K = o->K;
+    size_t i = idx / (size_t)o->N, j = idx % (size_t)o->N;
+    float *row = scratch, *col = scratch + K, *row_abs = scratch + 2 * (size_t)K, *col_abs = scratch + 3 * (size_t)K;
     for (int k = 0; k < K; k++) {
-        col[k] = b[(size_t)k * (size_t)N + j];
+        row[k] = op_a(o, i, (size_t)k);
+        col[k] = op_b(o, (size_t)k, j);
+        row_abs[k] = fabsf(row[k]);
         col_abs[k] = fabsf(col[k]);
-        arow_abs[k] = fabsf(arow[k]);
     }
-    double h, l, ah, al;
-    cpu(1, 1, K, arow, col, &h, &l);
-    cpu(1, 1, K, arow_abs, col_abs, &ah, &al);
-    tp_two_sum(h, l, &h, &l);
-    tp_two_sum(ah, al, &ah, &al);
-    int bad = (h != v[0] || l != v[1]) | (ah != v[2] || al != v[3]) << 1;
-    if (bad & 1)
-        snprintf(err, errlen,
-                 "exact provider %s disagrees with the CPU exact path at %s[%zu, %zu]: provider %a + %a, CPU %a + %a",
-                 provider->name, output, i, j, v[0], v[1], h, l);
-    else if (bad)
-        snprintf(err, errlen,
-                 "exact provider %s disagrees with the CPU exact path at %s.abs_sum[%zu, %zu] (the sum of "
-                 "|products|): provider %a + %a, CPU %a + %a",
-                 provider->name, output, i, j, v[2], v[3], ah, al);
+    cpu(1, 1, K, row, col, &v[0], &v[1]);
+    cpu(1, 1, K, row_abs, col_abs, &v[2], &v[3]);
+    tp_two_sum(v[0], v[1], &v[0], &v[1]);
+    tp_two_sum(v[2], v[3], &v[2], &v[3]);
+}
+
+/* The CPU path's sums of every sampled element, v[4q .. 4q+3], in
+ * parallel, each worker in rounding mode `mode`: 0, or -1 when out of
+ * memory. */
+static int sample_cpu(const operands *o, const size_t *sample, size_t ns, tp_gemm_cpu_fn cpu, int mode, double *v)
+{
+    const size_t scratch_n = 4 * (size_t)(o->K ? o->K : 1);
+    int oom = 0;
+#pragma omp parallel
+    {
+        int saved = fegetround();
+        fesetround(mode);
+        float *scratch = malloc(scratch_n * sizeof *scratch);
+        if (!scratch) {
+#pragma omp atomic write
+            oom = 1;
+        }
+#pragma omp for schedule(dynamic, 8)
+        for (size_t q = 0; q < ns; q++)
+            if (scratch)
+                cpu_element(o, sample[q], scratch, cpu, v + 4 * q);
+        free(scratch);
+        fesetround(saved);
+    }
+    return oom ? -1 : 0;
+}
+
+/* The provider's values p (4 per element, as sample_cpu's) against the
+ * CPU's c, in sample order: the first disagreement is the one reported,
+ * so the result and the count checked do not depend on the thread count.
+ * Returns 0, or bit 1 S differs, bit 2 A differs (err says how, S first);
+ * *checked: the elements compared. */
+static int compare_sample(const char *output, int N, const size_t *sample, size_t ns, const double *p, const double *c,
+                          int64_t *checked, char *err, size_t errlen)
+{
+    int bad = 0;
+    size_t q = 0;
+    for (; q < ns && !bad; q++) {
+        const double *v = p + 4 * q, *w = c + 4 * q;
+        bad = (v[0] != w[0] || v[1] != w[1]) | (v[2] != w[2] || v[3] != w[3]) << 1;
+        size_t i = sample[q] / (size_t)N, j = sample[q] % (size_t)N;
+        if (bad & 1)
+            snprintf(err, errlen,
+                     "exact provider %s disagrees with the CPU exact path at %s[%zu, %zu]: provider %a + %a, CPU %a + %a",
+                     provider->name, output, i, j, v[0], v[1], w[0], w[1]);
+        else if (bad)
+            snprintf(err, errlen,
+                     "exact provider %s disagrees with the CPU exact path at %s.abs_sum[%zu, %zu] (the sum of "
+                     "|products|): provider %a + %a, CPU %a + %a",
+                     provider->name, output, i, j, v[2], v[3], w[2], w[3]);
+    }
+    *checked = (int64_t)q;
     return bad;
 }
 
@@ -169,81 +232,16 @@ static size_t *make_sample(int M, int N, uint64_t seed, size_t *ns_out)
     return sample;
 }
 
-/* The provider's values of sample element q: v[0..3] = hi, lo, ahi, alo. */
-typedef void (*sample_values_fn)(const void *arg, size_t q, size_t idx, double v[4]);
-
-typedef struct {
-    const double *hi, *lo, *ahi, *alo;
-} sums_arrays;
-
-static void values_whole(const void *arg, size_t q, size_t idx, double v[4])
+/* The provider's sums p (4 per sampled element) against the CPU's c,
+ * logged (seconds: the provider's call): 0, or -1 with err set. */
+static int judge(const char *output, int M, int N, const size_t *sample, size_t ns, uint64_t seed, const double *p,
+                 const double *c, double seconds, char *err, size_t errlen)
 {
-    (void)q;
-    const sums_arrays *s = arg;
-    v[0] = s->hi[idx];
-    v[1] = s->lo[idx];
-    v[2] = s->ahi[idx];
-    v[3] = s->alo[idx];
-}
-
-static void values_gathered(const void *arg, size_t q, size_t idx, double v[4])
-{
-    (void)idx;
-    values_whole(arg, 0, q, v);
-}
-
-/* The sample against cpu: 0, or -1 with err set; logged either way
- * (seconds: the provider's call). */
-static int cross_check(const char *output, int M, int N, int K, const float *a, const float *b, const size_t *sample,
-                       size_t ns, uint64_t seed, sample_values_fn values, const void *arg, tp_gemm_cpu_fn cpu,
-                       double seconds, char *err, size_t errlen)
-{
-    double t_cc = tp_timing_start();
-    size_t n = (size_t)M * (size_t)N;
-    char *verdict = calloc(ns ? ns : 1, 1);
-    if (!verdict) {
-        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
-        return -1;
-    }
-    /* Elements in parallel (serially, 0.08 s per sum at K = 4096 on the
-     * GPU host), each worker in the caller's rounding mode; then the first
-     * disagreement in sample order is the one reported, so the result and
-     * the count of elements checked do not depend on the thread count. */
-    const int mode = fegetround();
-    const size_t scratch_n = 3 * (size_t)(K ? K : 1);
-#pragma omp parallel
-    {
-        int saved = fegetround();
-        fesetround(mode);
-        float *scratch = malloc(scratch_n * sizeof *scratch);
-#pragma omp for schedule(dynamic, 8)
-        for (size_t q = 0; q < ns; q++) {
-            double v[4];
-            values(arg, q, sample[q], v);
-            verdict[q] = scratch ? (char)cross_check_one(output, N, K, a, b, v, sample[q], scratch, cpu, NULL, 0) : 4;
-        }
-        free(scratch);
-        fesetround(saved);
-    }
+    double t = tp_timing_start();
     int64_t checked = 0;
-    int bad = 0, oom = 0;
-    for (size_t q = 0; q < ns && !bad && !oom; q++, checked++) {
-        oom = verdict[q] == 4;
-        if (!oom && verdict[q]) {
-            float *scratch = malloc(scratch_n * sizeof *scratch);
-            double v[4];
-            values(arg, q, sample[q], v);
-            oom = !scratch;
-            bad = scratch ? cross_check_one(output, N, K, a, b, v, sample[q], scratch, cpu, err, errlen) : 0;
-            free(scratch);
-        }
-    }
-    free(verdict);
-    if (oom) {
-        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
-        return -1;
-    }
-    tp_timing_end(t_cc, "gemm %s: %lld elements cross-checked on the CPU (both sums)", output, (long long)checked);
+    int bad = compare_sample(output, N, sample, ns, p, c, &checked, err, errlen);
+    tp_timing_end(t, "gemm %s: %lld elements cross-checked on the CPU (both sums)", output, (long long)checked);
+    size_t n = (size_t)M * (size_t)N;
     log_sums(output, "", n, checked, bad & 1, seed, seconds);
     log_sums(output, ".abs_sum", n, checked, (bad & 2) >> 1, seed, seconds);
     return bad ? -1 : 0;
@@ -264,58 +262,107 @@ static int provided(const char *output, int M, int N, int K, const float *a, con
                   provider->name);
     uint64_t seed = tp_gemm_cross_check_seed();
     size_t ns = 0, *sample = make_sample(M, N, seed, &ns);
-    if (!sample) {
+    double *v = malloc(8 * (ns ? ns : 1) * sizeof *v); /* the provider's 4 per element, then the CPU's */
+    const operands o = {a, b, NULL, NULL, N, K};
+    int rc = -1;
+    if (!sample || !v || sample_cpu(&o, sample, ns, cpu, fegetround(), v + 4 * ns) != 0)
         snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
-        return -1;
+    else {
+        for (size_t q = 0; q < ns; q++) {
+            v[4 * q] = hi[sample[q]];
+            v[4 * q + 1] = lo[sample[q]];
+            v[4 * q + 2] = ahi[sample[q]];
+            v[4 * q + 3] = alo[sample[q]];
+        }
+        rc = judge(output, M, N, sample, ns, seed, v, v + 4 * ns, seconds, err, errlen);
     }
-    const sums_arrays arrays = {hi, lo, ahi, alo};
-    int rc = cross_check(output, M, N, K, a, b, sample, ns, seed, values_whole, &arrays, cpu, seconds, err, errlen);
     free(sample);
+    free(v);
     return rc;
 }
 
-int tp_gemm_exact_sums_kept(const char *output, int M, int N, int K, const float *a, const float *b,
-                            tp_gemm_cpu_fn cpu, size_t **sample_out, size_t *nsample, double **shi, double **slo,
-                            double **sahi, double **salo, char *err, size_t errlen)
+/* The CPU's side of a cross-check, in a thread of its own while the
+ * provider computes. */
+typedef struct {
+    const operands *o;
+    const size_t *sample;
+    size_t ns;
+    tp_gemm_cpu_fn cpu;
+    int mode, rc;
+    double *v;
+} sample_job;
+
+static void *sample_run(void *arg)
 {
-    double t0 = now_seconds();
-    char inner[600] = "";
-    if (provider->sums_kept(M, N, K, a, b, inner, sizeof inner) != 0) {
-        snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
-        return -1;
-    }
-    double seconds = now_seconds() - t0;
-    tp_timing_end(t0, "gemm %s: exact sums and abs sums by provider %s, kept on the device", output, provider->name);
+    sample_job *j = arg;
+    j->rc = sample_cpu(j->o, j->sample, j->ns, j->cpu, j->mode, j->v);
+    return NULL;
+}
+
+int tp_gemm_exact_sums_kept(const char *output, int M, int N, int K, const tp_gemm_f16_operand *a,
+                            const tp_gemm_f16_operand *b, tp_gemm_cpu_fn cpu, size_t **sample_out, size_t *nsample,
+                            double **shi, double **slo, double **sahi, double **salo, char *err, size_t errlen)
+{
     uint64_t seed = tp_gemm_cross_check_seed();
     size_t ns = 0, *sample = make_sample(M, N, seed, &ns);
-    double *v = malloc(4 * (ns ? ns : 1) * sizeof *v);
-    if (!sample || !v) {
+    double *g = malloc(4 * (ns ? ns : 1) * sizeof *g), *c = malloc(4 * (ns ? ns : 1) * sizeof *c),
+           *v = malloc(4 * (ns ? ns : 1) * sizeof *v);
+    if (!sample || !g || !c || !v) {
         free(sample);
+        free(g);
+        free(c);
         free(v);
         snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
         return -1;
     }
-    const sums_arrays g = {v, v + ns, v + 2 * ns, v + 3 * ns};
-    int rc = provider->gather(ns, sample, v, v + ns, v + 2 * ns, v + 3 * ns, inner, sizeof inner);
+    const operands o = {NULL, NULL, a, b, N, K};
+    sample_job job = {&o, sample, ns, cpu, fegetround(), 0, c};
+    pthread_t th;
+    const int threaded = pthread_create(&th, NULL, sample_run, &job) == 0;
+    double t0 = now_seconds();
+    char inner[600] = "";
+    int rc = provider->sums_kept(M, N, K, a, b, inner, sizeof inner);
+    double seconds = now_seconds() - t0;
     if (rc != 0)
         snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
-    else {
-        /* the pairs the bound code sees, normalized as whole sums are */
-        tp_gemm_exact_normalize(ns, v, v + ns);
-        tp_gemm_exact_normalize(ns, v + 2 * ns, v + 3 * ns);
-        rc = cross_check(output, M, N, K, a, b, sample, ns, seed, values_gathered, &g, cpu, seconds, err, errlen);
+    else
+        tp_timing_end(t0, "gemm %s: exact sums and abs sums by provider %s, kept on the device", output,
+                      provider->name);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        sample_run(&job);
+    if (rc == 0 && job.rc != 0) {
+        snprintf(err, errlen, "exact provider %s: out of memory for the cross-check", provider->name);
+        rc = -1;
     }
+    if (rc == 0 && provider->gather(ns, sample, g, g + ns, g + 2 * ns, g + 3 * ns, inner, sizeof inner) != 0) {
+        snprintf(err, errlen, "exact provider %s: %s", provider->name, inner);
+        rc = -1;
+    }
+    if (rc == 0) {
+        /* the pairs the bound code sees, normalized as whole sums are */
+        tp_gemm_exact_normalize(ns, g, g + ns);
+        tp_gemm_exact_normalize(ns, g + 2 * ns, g + 3 * ns);
+        for (size_t q = 0; q < ns; q++)
+            for (int k = 0; k < 4; k++)
+                v[4 * q + (size_t)k] = g[(size_t)k * ns + q];
+        rc = judge(output, M, N, sample, ns, seed, v, c, seconds, err, errlen);
+    }
+    free(c);
+    free(v);
     if (rc != 0) {
+        provider->release(); /* whatever it kept */
         free(sample);
-        free(v);
+        free(g);
         return -1;
     }
     *sample_out = sample;
     *nsample = ns;
-    *shi = v;
-    *slo = v + ns;
-    *sahi = v + 2 * ns;
-    *salo = v + 3 * ns;
+    *shi = g;
+    *slo = g + ns;
+    *sahi = g + 2 * ns;
+    *salo = g + 3 * ns;
     return 0;
 }
 

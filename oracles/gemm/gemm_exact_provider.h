@@ -25,6 +25,14 @@ extern "C" {
 
 #define TP_GEMM_CROSS_CHECK_MIN 1000
 
+/* op(X) of a GEMM as stored: binary16 patterns, element (r, c) at
+ * h[r * rs + c * cs] (a row-major R x C matrix: rs = C, cs = 1; its
+ * transpose: rs = 1, cs = R). */
+typedef struct {
+    const uint16_t *h;
+    int64_t rs, cs;
+} tp_gemm_f16_operand;
+
 typedef struct tp_gemm_exact_provider {
     const char *name;      /* "cuda" */
     const char *algorithm; /* one sentence: how it computes the sums */
@@ -41,7 +49,9 @@ typedef struct tp_gemm_exact_provider {
     /* Optional (all NULL: not offered; the runtime and the provider are
      * built from one tree). The sums kept where they were computed instead
      * of copied back, for a check done there too:
-     *  - sums_kept: the same sums as `sums`, kept (one set at a time);
+     *  - sums_kept: the same sums as `sums`, of the M x K op(A) and the
+     *    K x N op(B) read from their binary16 patterns, kept (one set at
+     *    a time);
      *  - gather: the kept sums of elements idx[0 .. n-1];
      *  - fetch: all of them (M*N each), as `sums` returns them;
      *  - check_f16: the element check of the binary16 M x N output `out`
@@ -54,7 +64,8 @@ typedef struct tp_gemm_exact_provider {
      *    sizeof(tp_check_tally) as the caller knows it;
      *  - release: frees the kept sums.
      * Each returns 0, or -1 with one line in err. */
-    int (*sums_kept)(int M, int N, int K, const float *a, const float *b, char *err, size_t errlen);
+    int (*sums_kept)(int M, int N, int K, const tp_gemm_f16_operand *a, const tp_gemm_f16_operand *b, char *err,
+                     size_t errlen);
     int (*gather)(size_t n, const size_t *idx, double *hi, double *lo, double *ahi, double *alo, char *err,
                   size_t errlen);
     int (*fetch)(double *hi, double *lo, double *ahi, double *alo, char *err, size_t errlen);
@@ -93,15 +104,17 @@ int tp_gemm_exact_sums(const char *output, int M, int N, int K, const float *a, 
                        double *lo, double *ahi, double *alo, tp_gemm_cpu_fn cpu, char *err, size_t errlen);
 
 /* tp_gemm_exact_sums with the sums kept by the provider
- * (provider->sums_kept), only the sample's copied back for the
- * cross-check: the same checks and log entries. The sample itself (its
+ * (provider->sums_kept, on the binary16 operands: nothing widened here),
+ * only the sample's copied back for the cross-check: the same checks and
+ * log entries; the CPU's side of the cross-check runs while the provider
+ * computes. The sample itself (its
  * element indices) is left in *sample, *nsample (malloc'd; the caller
  * frees it), with the sample's cross-checked sums (normalized) in
  * *shi .. *salo (one malloc'd block at *shi, which the caller frees), for
  * the caller's own cross-check of what it computes from them. 0, or -1
  * with err set. */
-int tp_gemm_exact_sums_kept(const char *output, int M, int N, int K, const float *a, const float *b,
-                            tp_gemm_cpu_fn cpu, size_t **sample, size_t *nsample, double **shi, double **slo,
+int tp_gemm_exact_sums_kept(const char *output, int M, int N, int K, const tp_gemm_f16_operand *a,
+                            const tp_gemm_f16_operand *b, tp_gemm_cpu_fn cpu, size_t **sample, size_t *nsample, double **shi, double **slo,
                             double **sahi, double **salo, char *err, size_t errlen);
 
 /* A malloc'd copy of x with every element |x| (in parallel), or NULL: the

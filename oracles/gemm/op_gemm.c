@@ -263,40 +263,56 @@ static void provider_sums_free(void *state)
 
 static double gemm_terms(int K, int faith) { return faith ? faithful_terms(K) : (double)K; }
 
-/* keep: leave the sums on a provider that can check there. */
+/* op(T) of a binary16 R x C tensor T (T^T when transpose), as the
+ * provider reads it. */
+static tp_gemm_f16_operand f16_operand(const tp_tensor *t, int transpose)
+{
+    tp_gemm_f16_operand o = {t->data, t->shape[1], 1};
+    if (transpose) {
+        o.rs = 1;
+        o.cs = t->shape[1];
+    }
+    return o;
+}
+
+/* keep: leave the sums on a provider that can check there; it reads the
+ * binary16 operands (no widened copy). */
 static provider_sums *provider_sums_compute(const tp_tensor *A, int ta, const tp_tensor *B, int tb, int M, int N,
                                             int K, int faith, int keep, const char *output, char *err, size_t errlen)
 {
     const tp_gemm_exact_provider *prov = tp_gemm_exact_provider_get();
     keep = keep && prov->sums_kept && prov->gather && prov->fetch && prov->check_f16 && prov->release &&
            !tp_bound_shrink_active();
+    size_t n = (size_t)M * (size_t)N;
+    provider_sums *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
+        return NULL;
+    }
+    p->K = K;
+    p->faith = faith;
+    p->n = n;
+    if (keep) {
+        const tp_gemm_f16_operand a = f16_operand(A, ta), b = f16_operand(B, tb);
+        if (tp_gemm_exact_sums_kept(output, M, N, K, &a, &b, cpu_sums, &p->sample, &p->nsample, &p->shi, &p->slo,
+                                    &p->sahi, &p->salo, err, errlen) != 0) {
+            provider_sums_free(p);
+            return NULL;
+        }
+        p->kept = 1;
+        return p;
+    }
     double t = tp_timing_start();
     float *a = widen(A, ta), *b = widen(B, tb);
     tp_timing_end(t, "gemm %s: operands widened to binary32", output);
-    size_t n = (size_t)M * (size_t)N;
-    provider_sums *p = calloc(1, sizeof *p);
-    if (p) {
-        p->K = K;
-        p->faith = faith;
-        p->n = n;
-        if (!keep) {
-            p->hi = tp_big_alloc(n * sizeof(double));
-            p->lo = tp_big_alloc(n * sizeof(double));
-            p->ahi = tp_big_alloc(n * sizeof(double));
-            p->alo = tp_big_alloc(n * sizeof(double));
-        }
-    }
-    if (!a || !b || !p || (!keep && (!p->hi || !p->lo || !p->ahi || !p->alo))) {
+    p->hi = tp_big_alloc(n * sizeof(double));
+    p->lo = tp_big_alloc(n * sizeof(double));
+    p->ahi = tp_big_alloc(n * sizeof(double));
+    p->alo = tp_big_alloc(n * sizeof(double));
+    if (!a || !b || !p->hi || !p->lo || !p->ahi || !p->alo) {
         snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
         provider_sums_free(p);
         p = NULL;
-    } else if (keep) {
-        if (tp_gemm_exact_sums_kept(output, M, N, K, a, b, cpu_sums, &p->sample, &p->nsample, &p->shi, &p->slo,
-                                    &p->sahi, &p->salo, err, errlen) != 0) {
-            provider_sums_free(p);
-            p = NULL;
-        } else
-            p->kept = 1;
     } else if (tp_gemm_exact_sums(output, M, N, K, a, b, p->hi, p->lo, p->ahi, p->alo, cpu_sums, err, errlen) != 0) {
         provider_sums_free(p);
         p = NULL;

@@ -103,12 +103,12 @@ def check(contract, inputs=None, outputs=None, model=None, initial=None, dims=No
     dims      {name: int} a dim that no given tensor's shape fixes
     backend   "cuda" or "hip": whose documented device-function ulp bounds apply
     plans     where contract names are looked up (default plans_dir())
-    device    True: the exact sums of GEMMs (op gemm) on the GPU, as `tolproof
-              check --device` (libtp_gemm_cuda.so beside the library, or
-              $TP_GEMM_CUDA_LIB); a seeded sample is cross-checked against
-              the CPU path, and the result gains exact_provider. Other ops
-              compute on the CPU. Raises DeviceError without the library or
-              a GPU.
+    device    True: the exact sums of GEMMs (op gemm) and their element check
+              on the GPU, as `tolproof check --device` (libtp_gemm_cuda.so
+              beside the library, or $TP_GEMM_CUDA_LIB); a seeded sample of
+              both is cross-checked against the CPU path, and the result
+              gains exact_provider. Other ops compute on the CPU. Raises
+              DeviceError without the library or a GPU.
 
     Returns a Result (verdict, per output the counts, largest err/bound and
     ulp error, worst elements and first violations, the claim audit,
