@@ -120,7 +120,7 @@ static json_t *said_for(const tp_case_source *src)
     plan.tensors[1].role = TP_ROLE_OUTPUT;
     plan.tensors[1].init = "const(7)";
     json_t *outs = json_pack("{s:{s:i}}", "y", "elements", 12);
-    static const tp_op op = {"test_op", "y = x", NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL};
+    static const tp_op op = {"test_op", "y = x", NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     tp_case c;
     memset(&c, 0, sizeof c);
     c.name = "c1";
