@@ -71,9 +71,14 @@ __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
                          tp_fx128 *__restrict__ tot, double *__restrict__ hi, double *__restrict__ lo,
                          double *__restrict__ ahi, double *__restrict__ alo)
 {
-    /* +1: the column writes of the A tile hit distinct banks */
-    __shared__ double As[TP_GX_KSTEP][TP_GX_TILE + 1];
-    __shared__ double Bs[TP_GX_KSTEP][TP_GX_TILE];
+    /* Two stages: while the block computes on one, each thread holds its
+     * part of the next tiles in registers (their global loads in flight
+     * during the arithmetic) and stores them into the other, so one
+     * barrier per step remains and no load waits in front of it. +1: the
+     * column writes of the A tile hit distinct banks. */
+    __shared__ double As[2][TP_GX_KSTEP][TP_GX_TILE + 1];
+    __shared__ double Bs[2][TP_GX_KSTEP][TP_GX_TILE];
+    enum { PER = TP_GX_TILE * TP_GX_KSTEP / (TP_GX_THREADS * TP_GX_THREADS) };
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TP_GX_THREADS + tx;
     const int row0 = blockIdx.y * TP_GX_TILE, col0 = blockIdx.x * TP_GX_TILE;
     tp_sd_acc acc[4][4];
@@ -82,25 +87,38 @@ __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
 #pragma unroll
         for (int j = 0; j < 4; j++)
             acc[i][j].hi = acc[i][j].lo = acc[i][j].ahi = acc[i][j].alo = 0.0;
+    double ra[PER], rb[PER];
+/* this thread's elements of the tiles at k = kb into ra, rb (zero padding
+ * past the matrix and past k1) */
+#define TP_GX_LOAD(kb)                                                                                        \
+    for (int p = 0; p < PER; p++) {                                                                          \
+        const int l = tid + p * TP_GX_THREADS * TP_GX_THREADS;                                                 \
+        const int r = l / TP_GX_KSTEP, ka = l % TP_GX_KSTEP; /* A is M x K: k contiguous */                   \
+        const int kb_ = l / TP_GX_TILE, c = l % TP_GX_TILE;  /* B is K x N: columns contiguous */             \
+        ra[p] = row0 + r < M && (kb) + ka < k1 ? A.at(row0 + r, (kb) + ka) : 0.0;                              \
+        rb[p] = (kb) + kb_ < k1 && col0 + c < N ? B.at((kb) + kb_, col0 + c) : 0.0;                            \
+    }
+#define TP_GX_STORE(s)                                                                                        \
+    for (int p = 0; p < PER; p++) {                                                                          \
+        const int l = tid + p * TP_GX_THREADS * TP_GX_THREADS;                                                 \
+        As[s][l % TP_GX_KSTEP][l / TP_GX_KSTEP] = ra[p];                                                       \
+        Bs[s][l / TP_GX_TILE][l % TP_GX_TILE] = rb[p];                                                         \
+    }
+    TP_GX_LOAD(k0)
+    TP_GX_STORE(0)
+    __syncthreads();
+    int s = 0;
     for (int kb = k0; kb < k1; kb += TP_GX_KSTEP) {
-        for (int l = tid; l < TP_GX_TILE * TP_GX_KSTEP; l += TP_GX_THREADS * TP_GX_THREADS) {
-            int r = l / TP_GX_KSTEP, kk = l % TP_GX_KSTEP; /* A is M x K: k contiguous */
-            int gr = row0 + r, gk = kb + kk;
-            As[kk][r] = gr < M && gk < k1 ? A.at(gr, gk) : 0.0;
-        }
-        for (int l = tid; l < TP_GX_TILE * TP_GX_KSTEP; l += TP_GX_THREADS * TP_GX_THREADS) {
-            int kk = l / TP_GX_TILE, c = l % TP_GX_TILE; /* B is K x N: columns contiguous */
-            int gk = kb + kk, gc = col0 + c;
-            Bs[kk][c] = gk < k1 && gc < N ? B.at(gk, gc) : 0.0;
-        }
-        __syncthreads();
+        const int more = kb + TP_GX_KSTEP < k1;
+        if (more)
+            TP_GX_LOAD(kb + TP_GX_KSTEP)
 #pragma unroll 4
         for (int kk = 0; kk < TP_GX_KSTEP; kk++) {
             double a[4], b[4];
 #pragma unroll
             for (int i = 0; i < 4; i++) {
-                a[i] = As[kk][ty + TP_GX_THREADS * i];
-                b[i] = Bs[kk][tx + TP_GX_THREADS * i];
+                a[i] = As[s][kk][ty + TP_GX_THREADS * i];
+                b[i] = Bs[s][kk][tx + TP_GX_THREADS * i];
             }
 #pragma unroll
             for (int i = 0; i < 4; i++)
@@ -108,8 +126,13 @@ __global__ void __launch_bounds__(TP_GX_THREADS *TP_GX_THREADS)
                 for (int j = 0; j < 4; j++)
                     tp_sd_mac(&acc[i][j], a[i], b[j]);
         }
+        if (more)
+            TP_GX_STORE(s ^ 1)
         __syncthreads();
+        s ^= 1;
     }
+#undef TP_GX_LOAD
+#undef TP_GX_STORE
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
