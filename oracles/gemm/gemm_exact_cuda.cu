@@ -15,7 +15,8 @@
  *    opens with tp_gemm_exact_cuda_open (probes the GPU at once).
  *
  * The kernel: 64 x 64 output tiles, 256 threads of 4 x 4 elements each,
- * k in steps of 16 through shared memory holding the operands as doubles;
+ * k in steps of 16 through two stages of shared memory holding the operands
+ * as doubles (the next step's tiles load while the current ones are used);
  * zero padding past K adds 0 to every sum. One launch per chunk of K; a
  * chunk's sums go into the 128-bit totals in global memory (each element
  * owned by one thread), and the last chunk writes the double-doubles. */
