@@ -105,7 +105,7 @@ ok $? "--device, the provider wrong by 2^-48 in C[99, 36] (a corner): exit 2 ($r
 TP_EMULATED_CHECK_WRONG_AT=36 TP_GEMM_CUDA_LIB=$emu_lib "$tp" check "${args[@]}" --device >"$tmp/chkbad.out" 2>"$tmp/chkbad.err"
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/chkbad.err")" = 1 ] && grep -q "its element check disagrees with the CPU's at C\[0, 36\]" "$tmp/chkbad.err"
-ok $? "--device, the provider's element check one step wide at C[0, 36] (a corner), its sums right: exit 2 ($rc), one line naming it: $(cut -c1-160 "$tmp/chkbad.err")"
+ok $? "--device, the provider's element check reading C[0, 36] (a corner) with its last bit flipped, its sums right: exit 2 ($rc), one line naming it: $(cut -c1-160 "$tmp/chkbad.err")"
 
 # 65536 elements (4 chunks of the element check, 256 runs of the
 # provider's), 4 of them moved 16 binary16 steps: the provider's check

@@ -9,14 +9,13 @@
  * Environment:
  *  - TP_EMULATED_WRONG_AT=I: element I of every output's sums wrong by
  *    2^-48;
- *  - TP_EMULATED_CHECK_WRONG_AT=I: element I's admitted interval one
- *    binary16 step wider at its top in the element check (the sums right);
+ *  - TP_EMULATED_CHECK_WRONG_AT=I: element I's output pattern read with
+ *    its last bit flipped in the element check (the sums right);
  *  - TP_EMULATED_NO_KEPT=1: no kept-sums entries (the sums come back
  *    whole and the CPU checks, as before the GPU check existed). */
 #include "tests/fixed_provider.h"
 
-#include "harness/tp_check_elem.h"
-#include "oracles/gemm/gemm_admitted.h"
+#include "oracles/gemm/gemm_check_one.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,19 +89,14 @@ static int emu_fetch(double *hi, double *lo, double *ahi, double *alo, char *err
     return 0;
 }
 
-/* tp_gc_element of the GPU check, written for the host */
+/* tp_gc_element of the GPU check on the host; the wrong element is read
+ * with the last bit of its output pattern flipped (a GPU that reads it
+ * wrong) */
 static void emu_element(int64_t i, const uint16_t *out, double terms, double atol, double rtol, tp_check_tally *t)
 {
     const size_t n = kept_n;
-    double s, e, as, ae, blo, bhi;
-    tp_two_sum(kept[i], kept[n + i], &s, &e);
-    tp_two_sum(kept[2 * n + i], kept[3 * n + i], &as, &ae);
-    tp_ref r;
-    tp_gemm_bound(s, e, as, ae, terms, &r, &blo, &bhi);
-    tp_gemm_admit_f16(blo, bhi, &r);
-    if (i == check_wrong_at)
-        r.allow_hi = tp_ieee_decode(tp_ieee_next_up(tp_ieee_encode(r.allow_hi, 5, 10), 5, 10), 5, 10);
-    tp_check_element(5, 10, i, out[i], NULL, &r, atol, rtol, t);
+    const uint16_t y = i == check_wrong_at ? (uint16_t)(out[i] ^ 1u) : out[i];
+    tp_gemm_check_one(i, kept[i], kept[n + i], kept[2 * n + i], kept[3 * n + i], y, terms, atol, rtol, t);
 }
 
 enum { RUN = 256 };

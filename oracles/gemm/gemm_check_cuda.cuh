@@ -1,10 +1,11 @@
 /* The element check of a binary16 GEMM output on the GPU, from the exact
  * sums the provider keeps there (oracles/gemm/gemm_exact_cuda.cu, built
  * with TP_GX_DEVICE_CHECK into build/libtp_gemm_cuda.so only, with
- * -fmad=false). It runs the CPU's own source: tp_two_sum and the
- * admitted interval of oracles/gemm/gemm_admitted.h (the proven
- * tp_sum_bound_rn, compiled here from oracles/common/proven/tp_sum_bound.c)
- * and the element rule and tally of harness/tp_check_elem.h. Every double
+ * -fmad=false). It runs the CPU's own source, oracles/gemm/gemm_check_one.h:
+ * tp_two_sum and the admitted interval of oracles/gemm/gemm_admitted.h (the
+ * proven tp_sum_bound_rn, compiled here from
+ * oracles/common/proven/tp_sum_bound.c) and the element rule and tally of
+ * harness/tp_check_elem.h. Every double
  * operation in them is one IEEE binary64 operation, rounded to nearest on
  * the GPU as on the CPU, and nothing is fused, so the bits agree; the
  * caller recomputes a sample of elements on the CPU and compares their
@@ -14,8 +15,7 @@
  * tally of its own (the CPU's chunks are merged the same way, in order);
  * one thread per caller's chunk merges its runs in order; one thread per
  * sampled element checks it alone. */
-#include "harness/tp_check_elem.h"
-#include "oracles/gemm/gemm_admitted.h"
+#include "oracles/gemm/gemm_check_one.h"
 #include "oracles/common/proven/tp_sum_bound.c"
 
 #include <string.h>
@@ -23,20 +23,13 @@
 #define TP_GC_RUN 256
 #define TP_GC_THREADS 128
 
-/* Element i's tally step: the reference from the kept sums, normalized
- * as the host normalizes them, then the rule. */
+/* Element i's tally step (oracles/gemm/gemm_check_one.h). */
 __device__ static void tp_gc_element(int64_t i, const double *__restrict__ h, const double *__restrict__ l,
                                      const double *__restrict__ ah, const double *__restrict__ al,
                                      const uint16_t *__restrict__ out, double terms, double atol, double rtol,
                                      tp_check_tally *t)
 {
-    double s, e, as, ae, blo, bhi;
-    tp_two_sum(h[i], l[i], &s, &e);
-    tp_two_sum(ah[i], al[i], &as, &ae);
-    tp_ref r;
-    tp_gemm_bound(s, e, as, ae, terms, &r, &blo, &bhi);
-    tp_gemm_admit_f16(blo, bhi, &r);
-    tp_check_element(5, 10, i, out[i], NULL, &r, atol, rtol, t);
+    tp_gemm_check_one(i, h[i], l[i], ah[i], al[i], out[i], terms, atol, rtol, t);
 }
 
 __global__ void tp_gc_runs(int64_t n, const double *__restrict__ h, const double *__restrict__ l,

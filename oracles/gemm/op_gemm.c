@@ -44,7 +44,7 @@
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "core/tp_timings.h"
 #include "oracles/gemm/gemm_admitted.h"
-#include "harness/tp_check_elem.h"
+#include "oracles/gemm/gemm_check_one.h"
 #include "oracles/common/tp_exact_log.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_big_alloc.h"
@@ -394,13 +394,10 @@ static int gemm_check_elsewhere(void *state, const tp_tensor *out, double atol, 
     int64_t bad = 0, checked = 0;
     for (size_t q = 0; q < p->nsample && !bad; q++, checked++) {
         const size_t i = p->sample[q];
-        tp_ref r;
-        double blo, bhi;
-        tp_gemm_bound(p->shi[q], p->slo[q], p->sahi[q], p->salo[q], terms, &r, &blo, &bhi);
-        tp_gemm_admit_f16(blo, bhi, &r);
         tp_check_tally mine;
         memset(&mine, 0, sizeof mine);
-        tp_check_element(5, 10, (int64_t)i, ((const uint16_t *)out->data)[i], NULL, &r, atol, rtol, &mine);
+        tp_gemm_check_one((int64_t)i, p->shi[q], p->slo[q], p->sahi[q], p->salo[q], ((const uint16_t *)out->data)[i],
+                          terms, atol, rtol, &mine);
         if (!tally_same(&mine, &st[q])) {
             bad = 1;
             snprintf(err, errlen,
