@@ -324,13 +324,6 @@ json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint
     return check_output(out, &src, bits, claim_atol, claim_rtol, NULL, err, sizeof err); /* NULL: out of memory */
 }
 
-json_t *tp_check_output_ranges(const tp_tensor *out, const tp_op *op, const void *state, double claim_atol,
-                               double claim_rtol, char *err, size_t errlen)
-{
-    const ref_source src = {NULL, op, state};
-    return check_output(out, &src, NULL, claim_atol, claim_rtol, NULL, err, errlen);
-}
-
 /* The fills of the case's inputs, as the plan records them. */
 static json_t *fill_json(const tp_plan *plan, const tp_case *c)
 {
@@ -370,7 +363,11 @@ json_t *tp_check_case(const tp_plan *plan, const tp_case *c, const tp_case_sourc
 }
 
 /* An output checked with its references by ranges (tp_op.reference_prepare
- * gave state): the element check computes them chunk by chunk; the
+ * gave state): the element check computes them chunk by chunk, so that no
+ * array of the whole output's references exists (the same result, bit for
+ * bit), or, where the op offers check_elsewhere (a GPU holding its data)
+ * and the caller runs in round to nearest, the whole element check runs
+ * there by the same rule and its tallies are merged here; the
  * diagnosis, which reads the whole reference, gets it only when it has
  * something to diagnose (a violation more accurate than the model admits). */
 static json_t *check_by_ranges(const tp_op *op, const tp_value *model, const tp_case *c, const tp_tensor *out,

@@ -47,17 +47,6 @@ json_t *tp_check_output(const tp_tensor *out, const tp_ref *ref, double claim_at
  * carries its patterns, "got_bits" and "admitted_bits". */
 json_t *tp_check_output_bits(const tp_tensor *out, const tp_ref *ref, const uint32_t *bits, double claim_atol,
                              double claim_rtol);
-/* The same as tp_check_output, each element's reference computed by
- * op->reference_range(state, ...) chunk by chunk as the check goes, so that
- * no array of the whole output's references exists (tp_op.reference_prepare);
- * the same result, bit for bit. Where the op offers check_elsewhere (a GPU
- * holding its data) and the caller runs in round to nearest, the whole
- * element check runs there, by the same rule (harness/tp_check_elem.h),
- * and its tallies are merged here. NULL with err set: out of memory, or
- * the op's own check failed. */
-json_t *tp_check_output_ranges(const tp_tensor *out, const tp_op *op, const void *state, double claim_atol,
-                               double claim_rtol, char *err, size_t errlen);
-
 /* The verdict of element i of t: its bit pattern is bits[i] when bits is
  * given, else its value lies in [allow_lo, allow_hi] (a NaN never does). */
 int tp_element_admitted(const tp_tensor *t, int64_t i, const tp_ref *r, const uint32_t *bits);
