@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime: the element check log entry's seconds */
 /* op "gemm": C = op(A) @ op(B), binary16 in and out, where A and B are the
  * contract's first and second input tensors, C its output, and op() is the
  * identity or, with model.transpose_a / model.transpose_b = true, the
