@@ -3,7 +3,8 @@
  *
  *  1. References: the enclosures of the exact values contain an MPFR
  *     evaluation at 256 bits and are narrow; the proven row reductions
- *     (tp_row_max, tp_row_dot_exact, tp_row_abs_dot) agree with MPFR.
+ *     (tp_row_max, tp_row_abs_dot, and the proven row dot tp_ln_row_dot that
+ *     softmax_xent_bwd calls) agree with MPFR.
  *  2. Emulations of correct kernels pass the real checker: softmax with the
  *     row sum in six orders and expf anywhere within 2 fp32 steps of the
  *     correctly rounded exp; the backward dot in five orders, with fmaf and
@@ -18,6 +19,7 @@
  *     caught, 262145 refused.
  * Build with -ffp-contract=off: the emulations must round where C says. */
 #include "oracles/softmax/proven/softmax.h"
+#include "oracles/layernorm/proven/layernorm.h"
 #include "tests/model_json.h"
 #include "tests/tap.h"
 #include "harness/tp_check.h"
@@ -403,7 +405,7 @@ static void xent_emulate(tp_case *c, int order, int fma, int mut)
 
 static void test_row_oracles(void)
 {
-    /* tp_row_max, tp_row_dot_exact, tp_row_abs_dot against MPFR */
+    /* tp_row_max, tp_ln_row_dot (softmax_xent_bwd's D), tp_row_abs_dot against MPFR */
     const int n = 8192;
     uint16_t *a16 = malloc(n * 2), *b16 = malloc(n * 2);
     float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
@@ -421,7 +423,7 @@ static void test_row_oracles(void)
             a[j] = h2f(a16[j]), b[j] = h2f(b16[j]);
         for (int len = 1; len <= n; len = len * 4 + 3) {
             double hi, lo;
-            tp_row_dot_exact(len, a, b, &hi, &lo);
+            tp_ln_row_dot(len, a, b, &hi, &lo);
             double ab = tp_row_abs_dot(len, a, b);
             mpfr_set_zero(acc, 1);
             mpfr_set_zero(q, 1);
@@ -443,7 +445,7 @@ static void test_row_oracles(void)
         }
     }
     mpfr_clears(acc, p, q, (mpfr_ptr)0);
-    tap_ok(bad == 0, "tp_row_dot_exact is exact, tp_row_abs_dot within n*2^-52, tp_row_max exact, against 512-bit "
+    tap_ok(bad == 0, "tp_ln_row_dot is exact, tp_row_abs_dot within n*2^-52, tp_row_max exact, against 512-bit "
                      "MPFR (4 fills x 7 lengths up to 8192; %ld wrong)",
            bad);
     free(a16), free(b16), free(a), free(b);
@@ -612,7 +614,7 @@ static void test_long_rows(void)
     if (c)
         free_case(c);
 
-    /* softmax_xent_bwd, 2 x 262144: D needs 33 chunks of tp_row_dot_exact */
+    /* softmax_xent_bwd, 2 x 262144: D needs 33 chunks of tp_ln_row_dot */
     const char *bn[3] = {"s", "g", "gi"}, *bf[2] = {"uniform(0, 0.0000076)", "normal(0, 1)"};
     c = make_case(2, N, 2, bn, bf, 902);
     ref = malloc((size_t)2 * N * sizeof *ref);

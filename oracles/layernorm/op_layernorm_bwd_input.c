@@ -312,8 +312,8 @@ static int bwd_reference(const tp_value *model, const tp_case *c, const char *ou
 
 static const tp_statement bwd_exact = {
     "layernorm_bwd_input.exact.split_double_mpfi", TP_EVIDENCE,
-    "exact sum of dy*gamma by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven T1+T2 in "
-    "the real model); dx as an MPFI enclosure at 256 bits"};
+    "exact sum of dy*gamma by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven exact in "
+    "the IEEE float model for binary16 inputs); dx as an MPFI enclosure at 256 bits"};
 static const tp_statement bwd_exact_chunked = {
     "layernorm_bwd_input.exact.chunked", TP_EVIDENCE,
     "rows longer than 8192: the proven row sums on chunks of 8192, the chunks' hi and lo added in MPFR at 128 bits, each addition checked exact (oracles/layernorm/layernorm_exact.c)"};

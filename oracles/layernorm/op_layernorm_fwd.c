@@ -200,7 +200,7 @@ static int fwd_reference(const tp_value *model, const tp_case *c, const char *ou
 static const tp_statement fwd_exact = {
     "layernorm_fwd.exact.split_double_mpfi", TP_EVIDENCE,
     "exact row sums of x and x^2 by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven "
-    "T1+T2 in the real model); mean, rstd and y as MPFI enclosures at 256 bits, eps the kernel's fp32 literal as an "
+    "exact in the IEEE float model for binary16 inputs); mean, rstd and y as MPFI enclosures at 256 bits, eps the kernel's fp32 literal as an "
     "exact real"};
 static const tp_statement fwd_exact_chunked = {
     "layernorm_fwd.exact.chunked", TP_EVIDENCE,

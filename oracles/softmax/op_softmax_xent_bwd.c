@@ -2,10 +2,11 @@
  * D_r = sum_k g[r,k] * s[r,k], row-wise over R x n binary16 tensors s, g
  * and the output.
  *
- * Exact reference: D_r by split-double accumulation (tp_row_dot_exact,
- * oracles/softmax.c, WP-proven T1+T2; chunks of at most TP_ROW_DOT_MAX
- * terms combined exactly in MPFR), then s*(g - D) exactly in MPFR and
- * rounded to double (nearest, down, up).
+ * Exact reference: D_r by split-double accumulation (tp_ln_row_dot,
+ * oracles/layernorm/proven/layernorm.c: the one proven exact row dot
+ * product of binary16 values, exact in WP's IEEE float model; chunks of at
+ * most TP_LN_N_MAX terms combined exactly in MPFR), then s*(g - D) exactly
+ * in MPFR and rounded to double (nearest, down, up).
  *
  * Model (contract [model]), following kernels/softmax_xent_bwd.hip:
  *   dot = fp32 sum of the n exact products g*s in any order, fused or not:
@@ -22,6 +23,7 @@
  * apply there (only inside the dot, which the bound covers). */
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the accumulation bound, in one place */
 #include "oracles/common/op_common.h"
+#include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/softmax/proven/softmax.h"
 #include "core/tp_format.h"
 
@@ -79,10 +81,10 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
     /* D and sum|g s|, in chunks the split-double argument covers */
     double absum = 0.0;
     mpfr_set_zero(w->D, 1);
-    for (int k0 = 0; k0 < n; k0 += TP_ROW_DOT_MAX) {
-        const int len = n - k0 < TP_ROW_DOT_MAX ? n - k0 : TP_ROW_DOT_MAX;
+    for (int k0 = 0; k0 < n; k0 += TP_LN_N_MAX) {
+        const int len = n - k0 < TP_LN_N_MAX ? n - k0 : TP_LN_N_MAX;
         double hi, lo;
-        tp_row_dot_exact(len, gf + k0, sf + k0, &hi, &lo);
+        tp_ln_row_dot(len, gf + k0, sf + k0, &hi, &lo);
         mpfr_add_d(w->D, w->D, hi, MPFR_RNDN); /* exact at XENT_PREC */
         mpfr_add_d(w->D, w->D, lo, MPFR_RNDN);
         absum += tp_row_abs_dot(len, gf + k0, sf + k0);
@@ -186,8 +188,8 @@ static int xent_reference(const tp_value *model, const tp_case *c, const char *o
 
 static const tp_statement xent_exact = {
     "softmax_xent_bwd.exact.split_double", TP_EVIDENCE,
-    "exact row dot products by split-double accumulation (oracles/softmax/proven/softmax.c, WP-proven T1+T2 in the "
-    "real model; exactness of each double operation argued there), s*(g - D) exactly in MPFR"};
+    "exact row dot products by split-double accumulation (oracles/layernorm/proven/layernorm.c, WP-proven exact in the "
+    "IEEE float model for binary16 inputs), s*(g - D) exactly in MPFR"};
 static const tp_statement xent_bound = {
     "softmax_xent_bwd.bound.any_order_fp32_dot", TP_EVIDENCE,
     "admitted interval: dot anywhere in the fp32 values within n*%s*sum|g s| + n*2^-149 of D, then "
