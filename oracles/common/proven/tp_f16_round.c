@@ -1,6 +1,10 @@
-/* wp: model=typed tiers=T1,T3 */
-/* WORK IN PROGRESS (proofs/wip/f16_round/NOTES.md): not built, not proved by ninja prove. */
-#include "f16_order.acsl"
+/* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
+/* The binary16 ends of an admitted interval (tp_f16_round.h says what each
+ * function proves). The order facts are proven here by two ghost loops
+ * (induction over the positive patterns); each function calls them as a
+ * ghost call, which brings their ensures into its context. No Gappa here
+ * but for grid.acsl's four format lemmas (proofs/wp.sh: provers). */
+#include "tp_f16_round.h"
 
 /*@ axiomatic F16_Neighbours {
   @   lemma F16_Pred: \forall integer h; f16_finite(h) ==> h != 0xfbff ==>
@@ -9,6 +13,14 @@
   @     f16_finite(f16_succ(h)) && f16_ord(f16_succ(h)) == f16_ord(h) + 1 && f16_succ(h) % 2 != h % 2;
   @   lemma F16_Ord_Same: \forall integer p, q; f16_finite(p) ==> f16_finite(q) ==> f16_ord(p) == f16_ord(q) ==>
   @     p % 2 == q % 2;
+  @   // Round to nearest (binary64) is monotone: a strict order of two
+  @   // roundings is a strict order of what they round. So a comparison of
+  @   // two computed sums decides the order of the exact sums, with no
+  @   // exactness to prove.
+  @   lemma Rnd64_Mono: \forall real x, y; -0x1p1000 <= x <= 0x1p1000 ==> -0x1p1000 <= y <= 0x1p1000 ==> x <= y ==>
+  @     (real)\round_double(\NearestEven, x) <= (real)\round_double(\NearestEven, y);
+  @   lemma Rnd64_Strict: \forall real x, y; -0x1p1000 <= x <= 0x1p1000 ==> -0x1p1000 <= y <= 0x1p1000 ==>
+  @     (real)\round_double(\NearestEven, x) < (real)\round_double(\NearestEven, y) ==> x < y;
   @   lemma F16_Ord_Range: \forall integer h; f16_finite(h) ==> -0x7bff <= f16_ord(h) <= 0x7bff &&
   @     (f16_ord(h) == -0x7bff <==> h == 0xfbff) && (f16_ord(h) == 0x7bff <==> h == 0x7bff);
   @ }
@@ -57,28 +69,13 @@
   @ }
   @*/
 
-typedef struct {
-    double v;
-    int inf;
-} tp_f16_end;
 
-#include "tp_f16_mid.h"
-
-/*@ requires fin: \is_finite(blo);
-  @ requires cand: -65520.0 < blo < 65520.0 ==> f16_finite(c) && \is_finite(vc) && vc == f16_val(c);
-  @ requires pred: -65520.0 < blo < 65520.0 ==> c != 0xfbff ==> \is_finite(vp) && vp == f16_val(f16_pred(c));
-  @ assigns \nothing;
-  @ ensures sound: \result.inf == 0 ==> \result.v == vc &&
-  @   \forall real s; s >= blo ==> \forall integer p; f16_rne(s, p) ==> vc <= f16_val(p);
-  @ ensures no_minus_inf: \result.inf != -1 ==> blo > -65520.0;
-  @ ensures plus_inf: \result.inf == 1 ==> blo >= 65520.0;
-  @ ensures flags: -1 <= \result.inf <= 1;
-  @*/
-tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp)
+TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp)
 {
     tp_f16_end r;
     r.v = vc;
     r.inf = -1;
+    r.confirmed = 1;
     if (!(blo > -65520.0))
         return r;
     if (blo >= 65520.0) {
@@ -91,20 +88,58 @@ tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp)
         r.inf = 0;
         return r;
     }
-    /*@ assert fmt_c: vc == f16_value(c) && is_f16(vc) && f16_fmt(vc); */
-    /*@ assert fmt_p: vp == f16_value(f16_pred(c)) && is_f16(vp) && f16_fmt(vp); */
-    const double mid = tp_f16_mid(vp, vc);
-    if (!(blo > mid || (blo == mid && c % 2 == 0)))
-        return r; /* the candidate is not the lower end: an infinite one is sound */
+    /*@ assert is_c: vc == f16_value(c) && is_f16(vc); */
+    /*@ assert is_n: vp == f16_value(f16_pred(c)) && is_f16(vp); */
+    /*@ assert fmt: f16_fmt(vc) && f16_fmt(vp); */
+    /*@ assert ranges: -65504.0 <= vc <= 65504.0 && -65504.0 <= vp <= 65504.0; */
+    const double t = vp + vc, u = blo + blo;
+    if (!(u > t)) {
+        r.confirmed = 0;
+        return r;
+    }
+    /*@ assert above: blo + blo > vp + vc; */
     /*@ assert pred_c: f16_finite(f16_pred(c)) && f16_ord(f16_pred(c)) == f16_ord(c) - 1; */
     /*@ assert b1: \forall integer p; f16_finite(p) ==> f16_val(p) < vc ==> f16_ord(p) < f16_ord(c); */
-    /*@ assert b2: \forall integer p; f16_finite(p) ==> f16_ord(p) < f16_ord(c) ==> f16_ord(p) <= f16_ord(f16_pred(c)); */
     /*@ assert b3: \forall integer p; f16_finite(p) ==> f16_ord(p) <= f16_ord(f16_pred(c)) ==> f16_val(p) <= vp; */
     /*@ assert below: \forall integer p; f16_finite(p) ==> f16_val(p) < vc ==> f16_val(p) <= vp; */
-    /*@ assert parity: \forall integer p; f16_finite(p) ==> f16_val(p) == vp ==> p % 2 != c % 2; */
-    /*@ assert near_c: \forall real s, integer p; f16_nearest(s, p) ==> \abs(s - vc) == \abs(s - f16_val(p)) ==>
-      @   f16_nearest(s, c); */
     /*@ assert sound_s: \forall real s; s >= blo ==> \forall integer p; f16_rne(s, p) ==> vc <= f16_val(p); */
+    r.inf = 0;
+    return r;
+}
+
+TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs)
+{
+    tp_f16_end r;
+    r.v = vc;
+    r.inf = 1;
+    r.confirmed = 1;
+    if (!(bhi < 65520.0))
+        return r;
+    if (bhi <= -65520.0) {
+        r.inf = -1;
+        return r;
+    }
+    /*@ ghost f16_ord_facts(); */
+    if (c == 0x7bff) {
+        /*@ assert most: \forall integer p; f16_finite(p) ==> f16_val(p) <= vc; */
+        r.inf = 0;
+        return r;
+    }
+    /*@ assert is_c: vc == f16_value(c) && is_f16(vc); */
+    /*@ assert is_n: vs == f16_value(f16_succ(c)) && is_f16(vs); */
+    /*@ assert fmt: f16_fmt(vc) && f16_fmt(vs); */
+    /*@ assert ranges: -65504.0 <= vc <= 65504.0 && -65504.0 <= vs <= 65504.0; */
+    const double t = vc + vs, u = bhi + bhi;
+    if (!(u < t)) {
+        r.confirmed = 0;
+        return r;
+    }
+    /*@ assert under: bhi + bhi < vc + vs; */
+    /*@ assert succ_c: f16_finite(f16_succ(c)) && f16_ord(f16_succ(c)) == f16_ord(c) + 1; */
+    /*@ assert a1: \forall integer p; f16_finite(p) ==> vc < f16_val(p) ==> f16_ord(c) < f16_ord(p); */
+    /*@ assert a3: \forall integer p; f16_finite(p) ==> f16_ord(f16_succ(c)) <= f16_ord(p) ==> vs <= f16_val(p); */
+    /*@ assert above: \forall integer p; f16_finite(p) ==> vc < f16_val(p) ==> vs <= f16_val(p); */
+    /*@ assert sound_s: \forall real s; s <= bhi ==> \forall integer p; f16_rne(s, p) ==> f16_val(p) <= vc; */
     r.inf = 0;
     return r;
 }

@@ -1,0 +1,59 @@
+/* The ends of the binary16 outputs that rounding to nearest (ties to even)
+ * can give for the reals of a double interval: the binary16 rounding of
+ * issue 9's interval evaluator, proven (T3) in tp_f16_round.c against the
+ * model of f16_order.acsl, where rounding is defined from the patterns'
+ * values (grid.acsl's f16_value): nearest among all finite patterns, even
+ * at a tie, infinite from 65520 on.
+ *
+ * Each function confirms a candidate end (tp_ieee_encode's pattern, with
+ * its value and its neighbour's from tp_ieee_decode, which the caller
+ * passes: their correctness is the caller's `requires`, checked on all
+ * 65536 patterns by tests/test_fp16.c and here by tests/test_f16_round.c)
+ * and proves it sound. oracles/common/f16_ends.h holds the callers.
+ * Not yet called by the ops: op gemm still rounds its ends with
+ * core/tp_ieee.h directly (the same values but at exact ties). */
+#ifndef TP_F16_ROUND_H
+#define TP_F16_ROUND_H
+#include "../../../core/tp_hd.h"
+#include "f16_order.acsl"
+
+typedef struct {
+    double v;
+    int inf; /* -1: the end is -infinity, +1: +infinity, 0: v */
+    int confirmed; /* 0: the candidate was not confirmed (the caller tries its neighbour) */
+} tp_f16_end;
+
+/* The lower end of the binary16 results of [blo, ...]: the candidate c
+ * (tp_ieee_encode(blo)) with its value vc and the value vp of the pattern
+ * below it (tp_ieee_decode). c is confirmed when blo lies above the
+ * boundary between the two cells, decided as RN(blo + blo) > RN(vp + vc):
+ * rounding is monotone, so that says blo + blo > vp + vc exactly (both
+ * sums are in fact exact; the proof needs only monotonicity). A tie,
+ * blo exactly on the boundary, is not confirmed, so the caller goes one
+ * pattern down: one binary16 step wider than round-to-nearest-even there. */
+/*@ requires fin: \is_finite(blo);
+  @ requires cand: -65520.0 < blo < 65520.0 ==> f16_finite(c) && \is_finite(vc) && vc == f16_val(c);
+  @ requires pred: -65520.0 < blo < 65520.0 ==> c != 0xfbff ==> \is_finite(vp) && vp == f16_val(f16_pred(c));
+  @ assigns \nothing;
+  @ ensures sound: \result.inf == 0 ==> \result.v == vc &&
+  @   \forall real s; s >= blo ==> \forall integer p; f16_rne(s, p) ==> vc <= f16_val(p);
+  @ ensures no_minus_inf: \result.inf != -1 ==> blo > -65520.0;
+  @ ensures plus_inf: \result.inf == 1 ==> blo >= 65520.0;
+  @ ensures flags: -1 <= \result.inf <= 1 && (\result.confirmed == 0 ==> \result.inf == -1);
+  @*/
+TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp);
+
+/* The upper end, the mirror image: vs is the value of the pattern above c. */
+/*@ requires fin: \is_finite(bhi);
+  @ requires cand: -65520.0 < bhi < 65520.0 ==> f16_finite(c) && \is_finite(vc) && vc == f16_val(c);
+  @ requires succ: -65520.0 < bhi < 65520.0 ==> c != 0x7bff ==> \is_finite(vs) && vs == f16_val(f16_succ(c));
+  @ assigns \nothing;
+  @ ensures sound: \result.inf == 0 ==> \result.v == vc &&
+  @   \forall real s; s <= bhi ==> \forall integer p; f16_rne(s, p) ==> f16_val(p) <= vc;
+  @ ensures no_plus_inf: \result.inf != 1 ==> bhi < 65520.0;
+  @ ensures minus_inf: \result.inf == -1 ==> bhi <= -65520.0;
+  @ ensures flags: -1 <= \result.inf <= 1 && (\result.confirmed == 0 ==> \result.inf == 1);
+  @*/
+TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs);
+
+#endif

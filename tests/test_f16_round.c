@@ -1,0 +1,95 @@
+/* The proven binary16 ends of an admitted interval (oracles/common/proven/
+ * tp_f16_round.c, through oracles/common/f16_ends.h) against the codec's
+ * round to nearest even (core/tp_ieee.h, itself checked against MPFR on
+ * every pattern by tests/test_fp16.c):
+ *  - at every cell boundary of every finite pattern (the exact midpoint
+ *    between neighbours, the doubles next to it, the value itself), the
+ *    lower and upper ends are the rounding of the point, except exactly on
+ *    a midpoint, where the proof cannot see that the comparison is exact
+ *    and each end is the neighbour one step outward (the documented cost);
+ *  - the overflow boundary: 65520 and up give +infinity, below it 65504;
+ *  - random intervals: the rounding of every sampled point lies between
+ *    the ends. */
+#include "tests/tap.h"
+#include "core/tp_ieee.h"
+#include "oracles/common/f16_ends.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static double rne(double x) { return tp_ieee_decode(tp_ieee_encode(x, 5, 10), 5, 10); }
+static double val(uint32_t h) { return tp_ieee_decode(h, 5, 10); }
+
+/* lo_want / hi_want: the expected ends at x; counts a mismatch. */
+static long check(double x, double lo_want, double hi_want, long *bad)
+{
+    const double lo = tp_f16_lower(x), hi = tp_f16_upper(x);
+    if (!(lo == lo_want && hi == hi_want)) {
+        if (*bad < 5)
+            tap_diag("x = %a: ends [%a, %a], want [%a, %a]", x, lo, hi, lo_want, hi_want);
+        ++*bad;
+    }
+    return 1;
+}
+
+int main(void)
+{
+    tap_plan(4);
+    long n = 0, bad = 0, ties = 0;
+    for (uint32_t c = 0; c <= 0xffff; c++) {
+        if (tp_ieee_is_nan(c, 5, 10) || tp_ieee_is_inf(c, 5, 10) || c == 0x8000)
+            continue;
+        const double vc = val(c);
+        n += check(vc, vc, vc, &bad);
+        const uint32_t up = tp_ieee_next_up(c, 5, 10);
+        if (tp_ieee_is_inf(up, 5, 10))
+            continue;
+        const double vu = val(up), m = (vc + vu) * 0.5; /* exact: two binary16 values */
+        n += check(m, vc, vu, &bad);
+        ties++;
+        n += check(nextafter(m, INFINITY), vu, vu, &bad);
+        n += check(nextafter(m, -INFINITY), vc, vc, &bad);
+    }
+    tap_ok(bad == 0, "%ld points around the %ld cell boundaries of the finite binary16 values: ends equal RN16 "
+                     "off the boundaries, one step outward exactly on them (%ld wrong)",
+           n, ties, bad);
+    bad = 0;
+    check(65520.0, INFINITY, INFINITY, &bad);
+    check(nextafter(65520.0, 0), 65504.0, 65504.0, &bad);
+    check(-65520.0, -INFINITY, -INFINITY, &bad);
+    check(nextafter(-65520.0, 0), -65504.0, -65504.0, &bad);
+    check(1e300, INFINITY, INFINITY, &bad);
+    check(-1e300, -INFINITY, -INFINITY, &bad);
+    check(0x1p-26, 0.0, 0.0, &bad);
+    check(-0x1p-26, 0.0, 0.0, &bad);
+    tap_ok(bad == 0, "overflow at 65520 (a tie that rounds to infinity), 65504 below it, tiny values to zero (%ld wrong)",
+           bad);
+    /* random intervals, wide and narrow, over the whole range */
+    srand(12345);
+    long viol = 0, pts = 0;
+    for (int k = 0; k < 200000; k++) {
+        const double scale = ldexp(1.0, rand() % 46 - 27);
+        double a = ((double)rand() / RAND_MAX * 2 - 1) * scale, b = a + (double)rand() / RAND_MAX * scale * 0.01;
+        if (k % 3 == 0)
+            b = a;
+        const double lo = tp_f16_lower(a), hi = tp_f16_upper(b);
+        for (int j = 0; j <= 8; j++) {
+            const double s = a + (b - a) * j / 8;
+            const double r = s >= 65520.0 ? INFINITY : s <= -65520.0 ? -INFINITY : rne(s);
+            pts++;
+            if (!(lo <= r && r <= hi))
+                viol++;
+        }
+    }
+    tap_ok(viol == 0, "random intervals: RN16 of each of %ld points lies between the ends (%ld outside)", pts, viol);
+    /* one step at most past the candidate: the caller's loop is short */
+    long steps = 0;
+    for (uint32_t c = 0; c < 0x7bff; c++) {
+        const double m = (val(c) + val(c + 1)) * 0.5;
+        steps += tp_f16_lower(m) != rne(m) || tp_f16_upper(m) != rne(m);
+    }
+    tap_ok(steps == 0x7bff, "on each of the %d positive midpoints exactly one end differs from RN16 (%ld do)", 0x7bff,
+           steps);
+    return tap_exit();
+}
