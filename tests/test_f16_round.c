@@ -4,10 +4,14 @@
  * every pattern by tests/test_fp16.c):
  *  - at every cell boundary of every finite pattern (the exact midpoint
  *    between neighbours, the doubles next to it, the value itself), the
- *    lower and upper ends are the rounding of the point, except exactly on
- *    a midpoint, where the proof cannot see that the comparison is exact
- *    and each end is the neighbour one step outward (the documented cost);
+ *    lower and upper ends are the rounding of the point, ties to even
+ *    included;
+ *  - the midpoint the callers pass (the proof's `requires mid`) is the
+ *    exact midpoint of the two values, by MPFR, for every pair of
+ *    neighbouring finite patterns;
  *  - the overflow boundary: 65520 and up give +infinity, below it 65504;
+ *  - ends that are not finite (the proof needs finite ones) stay as they
+ *    are: infinite ends, and NaN (an op's "no value admitted");
  *  - random intervals: the rounding of every sampled point lies between
  *    the ends. */
 #include "tests/tap.h"
@@ -15,6 +19,7 @@
 #include "oracles/common/f16_ends.h"
 
 #include <math.h>
+#include <mpfr.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -35,7 +40,7 @@ static long check(double x, double lo_want, double hi_want, long *bad)
 
 int main(void)
 {
-    tap_plan(4);
+    tap_plan(5);
     long n = 0, bad = 0, ties = 0;
     for (uint32_t c = 0; c <= 0xffff; c++) {
         if (tp_ieee_is_nan(c, 5, 10) || tp_ieee_is_inf(c, 5, 10) || c == 0x8000)
@@ -46,13 +51,13 @@ int main(void)
         if (tp_ieee_is_inf(up, 5, 10))
             continue;
         const double vu = val(up), m = (vc + vu) * 0.5; /* exact: two binary16 values */
-        n += check(m, vc, vu, &bad);
+        n += check(m, rne(m), rne(m), &bad);
         ties++;
         n += check(nextafter(m, INFINITY), vu, vu, &bad);
         n += check(nextafter(m, -INFINITY), vc, vc, &bad);
     }
-    tap_ok(bad == 0, "%ld points around the %ld cell boundaries of the finite binary16 values: ends equal RN16 "
-                     "off the boundaries, one step outward exactly on them (%ld wrong)",
+    tap_ok(bad == 0, "%ld points around the %ld cell boundaries of the finite binary16 values: both ends equal "
+                     "RN16, ties to even on the boundaries (%ld wrong)",
            n, ties, bad);
     bad = 0;
     check(65520.0, INFINITY, INFINITY, &bad);
@@ -65,6 +70,12 @@ int main(void)
     check(-0x1p-26, 0.0, 0.0, &bad);
     tap_ok(bad == 0, "overflow at 65520 (a tie that rounds to infinity), 65504 below it, tiny values to zero (%ld wrong)",
            bad);
+    bad = 0;
+    check(INFINITY, INFINITY, INFINITY, &bad);
+    check(-INFINITY, -INFINITY, -INFINITY, &bad);
+    const double ln = tp_f16_lower(NAN), un = tp_f16_upper(NAN);
+    bad += !(isnan(ln) && isnan(un));
+    tap_ok(bad == 0, "infinite ends stay, NaN ends stay NaN (%ld wrong)", bad);
     /* random intervals, wide and narrow, over the whole range */
     srand(12345);
     long viol = 0, pts = 0;
@@ -83,13 +94,28 @@ int main(void)
         }
     }
     tap_ok(viol == 0, "random intervals: RN16 of each of %ld points lies between the ends (%ld outside)", pts, viol);
-    /* one step at most past the candidate: the caller's loop is short */
-    long steps = 0;
-    for (uint32_t c = 0; c < 0x7bff; c++) {
-        const double m = (val(c) + val(c + 1)) * 0.5;
-        steps += tp_f16_lower(m) != rne(m) || tp_f16_upper(m) != rne(m);
+    /* the midpoint f16_ends.h passes, (v + w) * 0.5 in double, against
+     * MPFR's exact one: the proof takes it as given */
+    mpfr_t a, b;
+    mpfr_inits2(64, a, b, (mpfr_ptr)0);
+    long mids = 0, wrong = 0;
+    for (uint32_t c = 0; c <= 0xffff; c++) {
+        if (tp_ieee_is_nan(c, 5, 10) || tp_ieee_is_inf(c, 5, 10))
+            continue;
+        const uint32_t up = tp_ieee_next_up(c, 5, 10);
+        if (tp_ieee_is_inf(up, 5, 10))
+            continue;
+        const double v = val(c), w = val(up);
+        mpfr_set_d(a, v, MPFR_RNDN); /* exact: 64 bits hold any binary16 value and their sum */
+        mpfr_set_d(b, w, MPFR_RNDN);
+        mpfr_add(a, a, b, MPFR_RNDN);
+        mpfr_div_2ui(a, a, 1, MPFR_RNDN);
+        mids++;
+        wrong += mpfr_cmp_d(a, (v + w) * 0.5) != 0;
     }
-    tap_ok(steps == 0x7bff, "on each of the %d positive midpoints exactly one end differs from RN16 (%ld do)", 0x7bff,
-           steps);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    tap_ok(wrong == 0, "the midpoint (v + w) * 0.5 of each of the %ld pairs of neighbouring finite patterns is the "
+                       "exact one (%ld not)",
+           mids, wrong);
     return tap_exit();
 }

@@ -1,6 +1,9 @@
 /* The binary16 ends of an admitted interval, as doubles, from the proven
- * tp_f16_lower_end / tp_f16_upper_end (oracles/common/proven/tp_f16_round.h):
- * what an op's output rounding calls. Kept out of the proven header: the
+ * tp_f16_lower_end / tp_f16_upper_end (oracles/common/proven/tp_f16_round.h).
+ * Every op's rounding of an admitted interval to binary16 calls them, through
+ * oracles/common/round_ends.h, and op gemm's directly
+ * (oracles/gemm/gemm_admitted.h, on the CPU and in the GPU element check).
+ * Kept out of the proven header: the
  * codec of core/tp_ieee.h it calls is tested, not proven (every pattern,
  * tests/test_fp16.c), and WP would otherwise try its bit manipulations. */
 #ifndef TP_F16_ENDS_H
@@ -13,17 +16,20 @@
 #include <stdint.h>
 
 /* The lower end itself, as a double (-inf, a binary16 value, or +inf):
- * the candidate from the unproven codec, then its neighbour below while
- * the proof cannot confirm it (at an exact tie only, so at most one step
- * in practice; the loop ends at the most negative finite pattern, which
- * is always confirmed). Every end returned is one that tp_f16_lower_end
- * confirmed, or an infinite one its flags prove. */
+ * the candidate is the codec's round to nearest even of blo, which the
+ * proof confirms on the first try, ties included (tests/test_f16_round.c
+ * checks every cell boundary); were the codec wrong, the loop would go on
+ * to the neighbour below, down to the most negative finite pattern, which
+ * is always confirmed. Every finite end returned is one that
+ * tp_f16_lower_end confirmed, every infinite one one its flags prove. */
 static inline TP_HD double tp_f16_lower(double blo)
 {
+    if (!(blo > -(double)INFINITY && blo < (double)INFINITY))
+        return blo; /* the proof needs a finite end: an infinite one stays, a NaN one (no admitted value) too */
     uint32_t c = tp_ieee_encode(blo, 5, 10);
     for (;;) {
         const double vc = tp_ieee_decode(c, 5, 10), vp = tp_ieee_decode(tp_ieee_next_down(c, 5, 10), 5, 10);
-        const tp_f16_end e = tp_f16_lower_end(blo, (int)c, vc, vp);
+        const tp_f16_end e = tp_f16_lower_end(blo, (int)c, vc, vp, (vp + vc) * 0.5);
         if (e.confirmed)
             return e.inf < 0 ? -(double)INFINITY : e.inf > 0 ? (double)INFINITY : e.v;
         c = tp_ieee_next_down(c, 5, 10);
@@ -33,10 +39,12 @@ static inline TP_HD double tp_f16_lower(double blo)
 /* The upper end, the mirror image. */
 static inline TP_HD double tp_f16_upper(double bhi)
 {
+    if (!(bhi > -(double)INFINITY && bhi < (double)INFINITY))
+        return bhi;
     uint32_t c = tp_ieee_encode(bhi, 5, 10);
     for (;;) {
         const double vc = tp_ieee_decode(c, 5, 10), vs = tp_ieee_decode(tp_ieee_next_up(c, 5, 10), 5, 10);
-        const tp_f16_end e = tp_f16_upper_end(bhi, (int)c, vc, vs);
+        const tp_f16_end e = tp_f16_upper_end(bhi, (int)c, vc, vs, (vc + vs) * 0.5);
         if (e.confirmed)
             return e.inf < 0 ? -(double)INFINITY : e.inf > 0 ? (double)INFINITY : e.v;
         c = tp_ieee_next_up(c, 5, 10);

@@ -49,6 +49,7 @@
 #include <limits.h>
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
+#include "oracles/common/round_ends.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -249,8 +250,8 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
                 double lo = ex_lo - e;
                 fesetround(saved);
                 tp_bound_shrink(ex, &lo, &hi); /* tests only: 1 = untouched */
-                r->allow_lo = fo->round(lo);
-                r->allow_hi = fo->round(hi);
+                r->allow_lo = tp_round_lower(fo, lo);
+                r->allow_hi = tp_round_upper(fo, hi);
             }
         }
     rc = 0;

@@ -15,6 +15,7 @@
 #include "oracles/gelu/gelu_hip.h"
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
+#include "oracles/common/round_ends.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -154,8 +155,8 @@ static int gelu_fwd_reference(const tp_value *model, const tp_case *c, const cha
          * (a no-op at its default scale 1). */
         double lo = mo[i].lo, hi = mo[i].hi;
         tp_bound_shrink(ref[i].exact, &lo, &hi);
-        ref[i].allow_lo = fo->round(tp_binary32.round(lo));
-        ref[i].allow_hi = fo->round(tp_binary32.round(hi));
+        ref[i].allow_lo = tp_round_lower(fo, tp_round_lower(&tp_binary32, lo));
+        ref[i].allow_hi = tp_round_upper(fo, tp_round_upper(&tp_binary32, hi));
     }
     free(ex), free(mo);
     return 0;

@@ -11,6 +11,7 @@
 #include "core/tp_hd.h"
 #include "core/tp_ieee.h"
 #include "core/tp_ref.h"
+#include "oracles/common/f16_ends.h"
 #include "oracles/common/proven/tp_sum_bound.h"
 
 /* TwoSum (Knuth): s = RN(a + b) and t = a + b - s exactly, in round to
@@ -38,12 +39,14 @@ static inline TP_HD void tp_gemm_bound(double hi, double lo, double ahi, double 
     *bhi = v.hi;
 }
 
-/* The admitted binary16 outputs: RN16 of both ends (rounding is
- * monotone, so every output RN16(s) of an s in [blo, bhi] lies between). */
+/* The admitted binary16 outputs: the proven ends (oracles/common/f16_ends.h,
+ * tp_f16_round.c, T3) below and above every RN16(s) of an s in [blo, bhi].
+ * They are RN16(blo) and RN16(bhi) except where an end lies exactly on the
+ * midpoint of two binary16 values: there the interval is one step wider. */
 static inline TP_HD void tp_gemm_admit_f16(double blo, double bhi, tp_ref *r)
 {
-    r->allow_lo = tp_ieee_decode(tp_ieee_encode(blo, 5, 10), 5, 10);
-    r->allow_hi = tp_ieee_decode(tp_ieee_encode(bhi, 5, 10), 5, 10);
+    r->allow_lo = tp_f16_lower(blo);
+    r->allow_hi = tp_f16_upper(bhi);
 }
 
 #endif

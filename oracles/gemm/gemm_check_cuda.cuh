@@ -3,8 +3,9 @@
  * with TP_GX_DEVICE_CHECK into build/libtp_gemm_cuda.so only, with
  * -fmad=false). It runs the CPU's own source, oracles/gemm/gemm_check_one.h:
  * tp_two_sum and the admitted interval of oracles/gemm/gemm_admitted.h (the
- * proven tp_sum_bound_rn, compiled here from
- * oracles/common/proven/tp_sum_bound.c) and the element rule and tally of
+ * proven tp_sum_bound_rn and binary16 ends, compiled here from
+ * oracles/common/proven/tp_sum_bound.c and tp_f16_round.c) and the element
+ * rule and tally of
  * harness/tp_check_elem.h. Every double
  * operation in them is one IEEE binary64 operation, rounded to nearest on
  * the GPU as on the CPU, and nothing is fused, so the bits agree; the
@@ -16,6 +17,7 @@
  * one thread per caller's chunk merges its runs in order; one thread per
  * sampled element checks it alone. */
 #include "oracles/gemm/gemm_check_one.h"
+#include "oracles/common/proven/tp_f16_round.c"
 #include "oracles/common/proven/tp_sum_bound.c"
 
 #include <string.h>

@@ -31,6 +31,7 @@
 #include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
+#include "oracles/common/round_ends.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -121,8 +122,8 @@ static void dx_admitted(const tp_format *out, double exact, tp_ln_fint xh, float
     }
     double dlo = ylo, dhi = yhi;
     tp_bound_shrink(exact, &dlo, &dhi);
-    *lo = out->round(dlo);
-    *hi = out->round(dhi);
+    *lo = tp_round_lower(out, dlo);
+    *hi = tp_round_upper(out, dhi);
 }
 
 /* One row; fm, fs are the formats of the fed mean and rstd, out that of
@@ -148,8 +149,8 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
             rc = -1;
             goto out;
         }
-        double mlo = fm->round(M.lo), mhi = fm->round(M.hi);
-        double slo = fs->round(S.lo), shi = fs->round(S.hi);
+        double mlo = tp_round_lower(fm, M.lo), mhi = tp_round_upper(fm, M.hi);
+        double slo = tp_round_lower(fs, S.lo), shi = tp_round_upper(fs, S.hi);
         if (!(mlo <= m16 && m16 <= mhi && slo <= s16 && s16 <= shi)) {
             snprintf(err, errlen,
                      "layernorm_bwd_input (statistics = fp32_forward): row %d feeds mean %.9g, rstd %.9g, but the "

@@ -20,6 +20,7 @@
 #include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
+#include "oracles/common/round_ends.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -88,8 +89,8 @@ static void y_admitted(const tp_format *out, double exact, float x, float g, flo
     float y1 = ua + b, y2 = ub + b, y3 = fmaf(tlo, g, b), y4 = fmaf(thi, g, b);
     double ylo = min4(y1, y2, y3, y4), yhi = max4(y1, y2, y3, y4);
     tp_bound_shrink(exact, &ylo, &yhi);
-    *lo = out->round(ylo);
-    *hi = out->round(yhi);
+    *lo = tp_round_lower(out, ylo);
+    *hi = tp_round_upper(out, yhi);
 }
 
 /* The test-only shrink of an fp32 output (mean, rstd): the model's

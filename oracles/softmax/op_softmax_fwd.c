@@ -31,6 +31,7 @@
 #include "oracles/common/op_common.h"
 #include "oracles/softmax/proven/softmax.h"
 #include "core/tp_format.h"
+#include "oracles/common/round_ends.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -204,8 +205,8 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
         const sm_entry *en = &w->entry[x[j]];
         double y1_lo = en->e_lo, y1_hi = en->e_hi;
         if (m->double_round) {
-            y1_lo = tp_binary16.round(y1_lo); /* the model's binary16 copy of e, whatever y's format */
-            y1_hi = tp_binary16.round(y1_hi);
+            y1_lo = tp_round_lower(&tp_binary16, y1_lo); /* the model's binary16 copy of e, whatever y's format */
+            y1_hi = tp_round_upper(&tp_binary16, y1_hi);
         }
         /* y1 (binary16 or fp32) times an fp32 inv is exact in double; the
          * cast rounds it once to fp32. Corners: y1_lo may be -0 or below. */
@@ -220,8 +221,8 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
          * before the output rounding (tests only may narrow it; 1 = untouched) */
         double a_lo = p_lo, a_hi = p_hi;
         tp_bound_shrink(ref[j].exact, &a_lo, &a_hi);
-        ref[j].allow_lo = out->round(a_lo);
-        ref[j].allow_hi = out->round(a_hi);
+        ref[j].allow_lo = tp_round_lower(out, a_lo);
+        ref[j].allow_hi = tp_round_upper(out, a_hi);
     }
     return 0;
 }

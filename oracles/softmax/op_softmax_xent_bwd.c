@@ -26,6 +26,7 @@
 #include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/softmax/proven/softmax.h"
 #include "core/tp_format.h"
+#include "oracles/common/round_ends.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -119,8 +120,8 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
          * toward the exact value; 1 = untouched) */
         double a_lo = p1 < p2 ? p1 : p2, a_hi = p1 < p2 ? p2 : p1;
         tp_bound_shrink(ref[j].exact, &a_lo, &a_hi);
-        ref[j].allow_lo = out->round(a_lo);
-        ref[j].allow_hi = out->round(a_hi);
+        ref[j].allow_lo = tp_round_lower(out, a_lo);
+        ref[j].allow_hi = tp_round_upper(out, a_hi);
     }
     return 0;
 }

@@ -70,7 +70,7 @@
   @*/
 
 
-TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp)
+TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp, double vm)
 {
     tp_f16_end r;
     r.v = vc;
@@ -93,21 +93,31 @@ TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp)
     /*@ assert fmt: f16_fmt(vc) && f16_fmt(vp); */
     /*@ assert ranges: -65504.0 <= vc <= 65504.0 && -65504.0 <= vp <= 65504.0; */
     const double t = vp + vc, u = blo + blo;
-    if (!(u > t)) {
+    if (!(u > t) && !(blo == vm && c % 2 == 0)) {
         r.confirmed = 0;
         return r;
     }
-    /*@ assert above: blo + blo > vp + vc; */
-    /*@ assert pred_c: f16_finite(f16_pred(c)) && f16_ord(f16_pred(c)) == f16_ord(c) - 1; */
+    /*@ assert at_or_above: blo + blo > vp + vc || (blo == (vp + vc) / 2 && c % 2 == 0); */
+    /*@ assert pred_c: f16_finite(f16_pred(c)) && f16_ord(f16_pred(c)) == f16_ord(c) - 1 && f16_pred(c) % 2 != c % 2; */
     /*@ assert b1: \forall integer p; f16_finite(p) ==> f16_val(p) < vc ==> f16_ord(p) < f16_ord(c); */
     /*@ assert b3: \forall integer p; f16_finite(p) ==> f16_ord(p) <= f16_ord(f16_pred(c)) ==> f16_val(p) <= vp; */
     /*@ assert below: \forall integer p; f16_finite(p) ==> f16_val(p) < vc ==> f16_val(p) <= vp; */
+    /*@ assert vp_lt: vp < vc; */
+    /*@ assert same_vp: \forall integer p; f16_finite(p) ==> f16_val(p) == vp ==> p % 2 == f16_pred(c) % 2; */
+    /*@ assert past_mid: \forall real s; s + s > vp + vc ==> \forall integer p; f16_rne(s, p) ==> vc <= f16_val(p); */
+    /*@ assert at_mid_near: \forall real s; s == (vp + vc) / 2 ==> \forall integer p; f16_rne(s, p) ==>
+      @   f16_val(p) < vc ==> f16_val(p) == vp && f16_nearest(s, c); */
+    /*@ assert at_mid: \forall real s; s == (vp + vc) / 2 ==> c % 2 == 0 ==> \forall integer p; f16_rne(s, p) ==>
+      @   vc <= f16_val(p); */
+    /*@ assert s_cases: \forall real s; s >= blo ==> s + s > vp + vc || (s == (vp + vc) / 2 && c % 2 == 0); */
+    /*@ assert either: \forall real s; s + s > vp + vc || (s == (vp + vc) / 2 && c % 2 == 0) ==>
+      @   \forall integer p; f16_rne(s, p) ==> vc <= f16_val(p); */
     /*@ assert sound_s: \forall real s; s >= blo ==> \forall integer p; f16_rne(s, p) ==> vc <= f16_val(p); */
     r.inf = 0;
     return r;
 }
 
-TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs)
+TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs, double vm)
 {
     tp_f16_end r;
     r.v = vc;
@@ -130,15 +140,25 @@ TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs)
     /*@ assert fmt: f16_fmt(vc) && f16_fmt(vs); */
     /*@ assert ranges: -65504.0 <= vc <= 65504.0 && -65504.0 <= vs <= 65504.0; */
     const double t = vc + vs, u = bhi + bhi;
-    if (!(u < t)) {
+    if (!(u < t) && !(bhi == vm && c % 2 == 0)) {
         r.confirmed = 0;
         return r;
     }
-    /*@ assert under: bhi + bhi < vc + vs; */
-    /*@ assert succ_c: f16_finite(f16_succ(c)) && f16_ord(f16_succ(c)) == f16_ord(c) + 1; */
+    /*@ assert at_or_under: bhi + bhi < vc + vs || (bhi == (vc + vs) / 2 && c % 2 == 0); */
+    /*@ assert succ_c: f16_finite(f16_succ(c)) && f16_ord(f16_succ(c)) == f16_ord(c) + 1 && f16_succ(c) % 2 != c % 2; */
     /*@ assert a1: \forall integer p; f16_finite(p) ==> vc < f16_val(p) ==> f16_ord(c) < f16_ord(p); */
     /*@ assert a3: \forall integer p; f16_finite(p) ==> f16_ord(f16_succ(c)) <= f16_ord(p) ==> vs <= f16_val(p); */
     /*@ assert above: \forall integer p; f16_finite(p) ==> vc < f16_val(p) ==> vs <= f16_val(p); */
+    /*@ assert vs_gt: vc < vs; */
+    /*@ assert same_vs: \forall integer p; f16_finite(p) ==> f16_val(p) == vs ==> p % 2 == f16_succ(c) % 2; */
+    /*@ assert before_mid: \forall real s; s + s < vc + vs ==> \forall integer p; f16_rne(s, p) ==> f16_val(p) <= vc; */
+    /*@ assert at_mid_near: \forall real s; s == (vc + vs) / 2 ==> \forall integer p; f16_rne(s, p) ==>
+      @   vc < f16_val(p) ==> f16_val(p) == vs && f16_nearest(s, c); */
+    /*@ assert at_mid: \forall real s; s == (vc + vs) / 2 ==> c % 2 == 0 ==> \forall integer p; f16_rne(s, p) ==>
+      @   f16_val(p) <= vc; */
+    /*@ assert s_cases: \forall real s; s <= bhi ==> s + s < vc + vs || (s == (vc + vs) / 2 && c % 2 == 0); */
+    /*@ assert either: \forall real s; s + s < vc + vs || (s == (vc + vs) / 2 && c % 2 == 0) ==>
+      @   \forall integer p; f16_rne(s, p) ==> f16_val(p) <= vc; */
     /*@ assert sound_s: \forall real s; s <= bhi ==> \forall integer p; f16_rne(s, p) ==> f16_val(p) <= vc; */
     r.inf = 0;
     return r;

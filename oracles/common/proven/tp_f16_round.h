@@ -9,9 +9,8 @@
  * its value and its neighbour's from tp_ieee_decode, which the caller
  * passes: their correctness is the caller's `requires`, checked on all
  * 65536 patterns by tests/test_fp16.c and here by tests/test_f16_round.c)
- * and proves it sound. oracles/common/f16_ends.h holds the callers.
- * Not yet called by the ops: op gemm still rounds its ends with
- * core/tp_ieee.h directly (the same values but at exact ties). */
+ * and proves it sound. oracles/common/f16_ends.h holds the callers, which
+ * every op's binary16 output rounding goes through. */
 #ifndef TP_F16_ROUND_H
 #define TP_F16_ROUND_H
 #include "../../../core/tp_hd.h"
@@ -29,11 +28,14 @@ typedef struct {
  * boundary between the two cells, decided as RN(blo + blo) > RN(vp + vc):
  * rounding is monotone, so that says blo + blo > vp + vc exactly (both
  * sums are in fact exact; the proof needs only monotonicity). A tie,
- * blo exactly on the boundary, is not confirmed, so the caller goes one
- * pattern down: one binary16 step wider than round-to-nearest-even there. */
+ * blo exactly on the boundary, blo == vm (the caller's exact midpoint,
+ * `requires mid`), is confirmed when c is even: there every nearest
+ * pattern below c would be its odd predecessor, which ties to even rule
+ * out. So the confirmed end is round-to-nearest-even of blo itself. */
 /*@ requires fin: \is_finite(blo);
   @ requires cand: -65520.0 < blo < 65520.0 ==> f16_finite(c) && \is_finite(vc) && vc == f16_val(c);
   @ requires pred: -65520.0 < blo < 65520.0 ==> c != 0xfbff ==> \is_finite(vp) && vp == f16_val(f16_pred(c));
+  @ requires mid: -65520.0 < blo < 65520.0 ==> c != 0xfbff ==> vm == (vp + vc) / 2;
   @ assigns \nothing;
   @ ensures sound: \result.inf == 0 ==> \result.v == vc &&
   @   \forall real s; s >= blo ==> \forall integer p; f16_rne(s, p) ==> vc <= f16_val(p);
@@ -41,12 +43,14 @@ typedef struct {
   @ ensures plus_inf: \result.inf == 1 ==> blo >= 65520.0;
   @ ensures flags: -1 <= \result.inf <= 1 && (\result.confirmed == 0 ==> \result.inf == -1);
   @*/
-TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp);
+TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp, double vm);
 
-/* The upper end, the mirror image: vs is the value of the pattern above c. */
+/* The upper end, the mirror image: vs is the value of the pattern above c,
+ * vm the midpoint of vc and vs. */
 /*@ requires fin: \is_finite(bhi);
   @ requires cand: -65520.0 < bhi < 65520.0 ==> f16_finite(c) && \is_finite(vc) && vc == f16_val(c);
   @ requires succ: -65520.0 < bhi < 65520.0 ==> c != 0x7bff ==> \is_finite(vs) && vs == f16_val(f16_succ(c));
+  @ requires mid: -65520.0 < bhi < 65520.0 ==> c != 0x7bff ==> vm == (vc + vs) / 2;
   @ assigns \nothing;
   @ ensures sound: \result.inf == 0 ==> \result.v == vc &&
   @   \forall real s; s <= bhi ==> \forall integer p; f16_rne(s, p) ==> f16_val(p) <= vc;
@@ -54,6 +58,6 @@ TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp);
   @ ensures minus_inf: \result.inf == -1 ==> bhi <= -65520.0;
   @ ensures flags: -1 <= \result.inf <= 1 && (\result.confirmed == 0 ==> \result.inf == 1);
   @*/
-TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs);
+TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs, double vm);
 
 #endif
