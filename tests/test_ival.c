@@ -14,9 +14,12 @@
  *  - only inputs the contract's `requires` admits are passed (ends' exact
  *    results within the binary32 range, divisor interval without 0,
  *    sqrt operand >= 0, finite ends: infinities are among the edge
- *    values); the others are counted.
+ *    values); the others are counted;
+ *  - the ops' conservative check of those requires
+ *    (oracles/common/ival_guard.h) admits no input outside them.
  * Build with -ffp-contract=off -frounding-math. */
 #include "tests/tap.h"
+#include "oracles/common/ival_guard.h"
 #include "oracles/common/proven/tp_ival.h"
 #include "oracles/common/proven/tp_ival_mul.h"
 #include "oracles/common/proven/tp_ival_sqrt.h"
@@ -97,7 +100,7 @@ static double rand_in(float lo, float hi)
 }
 
 typedef struct {
-    long calls, outside, unsound, loose, samples;
+    long calls, outside, unsound, loose, samples, guarded, guard_unsafe;
 } stats;
 
 /* The primitive under test (each op in `tested` has one). */
@@ -120,10 +123,15 @@ static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
     /* The contract's requires, and the tightest ends: RN32 of the smallest
      * and largest exact corner result. */
     const int nargs = op == SQRT ? 1 : op == FMA ? 3 : 2;
+    /* the ops' check of the requires (oracles/common/ival_guard.h): it may
+     * refuse more than the contract does, never admit more */
+    const int guard = op == MUL ? tp_ival32_mul_ok(a, b) : (op == ADD || op == SUB) ? tp_ival32_addsub_ok(a, b) : 0;
+    st->guarded += guard;
     const int finite = isfinite(a.lo) && isfinite(a.hi) && (nargs < 2 || (isfinite(b.lo) && isfinite(b.hi))) &&
                        (nargs < 3 || (isfinite(c.lo) && isfinite(c.hi)));
     if (!finite || (op == DIV && !(b.lo > 0 || b.hi < 0)) || (op == SQRT && !(a.lo >= 0))) {
         st->outside++;
+        st->guard_unsafe += guard;
         return;
     }
     float want_lo = INFINITY, want_hi = -INFINITY;
@@ -140,6 +148,7 @@ static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
             }
     if (!ok) {
         st->outside++;
+        st->guard_unsafe += guard;
         return;
     }
     tp_ival32 r = call(op, a, b, c);
@@ -209,6 +218,10 @@ int main(void)
                names[op], st.calls, st.samples, st.outside);
         tap_ok(st.loose == 0, "%s tight: both ends equal RN32 of the extreme exact corner results in %ld of %ld "
                               "calls (widening factor 1)", names[op], st.calls - st.loose, st.calls);
+        if (op == ADD || op == SUB || op == MUL)
+            tap_ok(st.guard_unsafe == 0 && st.guarded > 100000,
+                   "%s: oracles/common/ival_guard.h admits %ld inputs, none outside the requires (%ld are)",
+                   names[op], st.guarded, st.guard_unsafe);
     }
     mpfr_clears(ex, r24, ma, mb, mc, (mpfr_ptr)0);
     return tap_done();

@@ -21,6 +21,8 @@
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
+#include "oracles/common/ival_guard.h"
+#include "oracles/common/proven/tp_ival_mul.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -78,16 +80,44 @@ static float max4(float a, float b, float c, float d) { return fmaxf(fmaxf(a, b)
 
 /* The outputs (in format out) the model admits for one element; exact is
  * the exact y, toward which the test-only tp_bound_shrink narrows the fp32
- * hull before its rounding to the output's format. */
+ * hull before its rounding to the output's format. d, t and the unfused
+ * y32 = RN32(RN32(t gamma) + beta) come from the proven binary32 interval
+ * primitives (oracles/common/proven/tp_ival.c, tp_ival_mul.c, T3) where
+ * their requires hold; the fused fmaf(t, gamma, beta) at the two ends of
+ * t, and the whole step where a requires fails, are the host's own float
+ * arithmetic (the same values: each step is monotone). */
 static void y_admitted(const tp_format *out, double exact, float x, float g, float b, tp_ln_fint m, tp_ln_fint r,
                        double *lo, double *hi)
 {
-    float dlo = x - m.hi, dhi = x - m.lo;
-    float tlo = min4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
-    float thi = max4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
-    float ua = tlo * g, ub = thi * g;
-    float y1 = ua + b, y2 = ub + b, y3 = fmaf(tlo, g, b), y4 = fmaf(thi, g, b);
-    double ylo = min4(y1, y2, y3, y4), yhi = max4(y1, y2, y3, y4);
+    const tp_ival32 xv = {x, x}, mv = {m.lo, m.hi}, rv = {r.lo, r.hi}, gv = {g, g}, bv = {b, b};
+    tp_ival32 t = {0, 0}, u = {0, 0};
+    int proven = tp_ival32_addsub_ok(xv, mv);
+    if (proven) {
+        const tp_ival32 d = tp_ival32_sub(xv, mv);
+        proven = tp_ival32_mul_ok(d, rv);
+        if (proven)
+            t = tp_ival32_mul(d, rv);
+    }
+    if (proven && (proven = tp_ival32_mul_ok(t, gv)) != 0) {
+        const tp_ival32 tg = tp_ival32_mul(t, gv);
+        proven = tp_ival32_addsub_ok(tg, bv);
+        if (proven)
+            u = tp_ival32_add(tg, bv);
+    }
+    double ylo, yhi;
+    if (proven) {
+        const float y3 = fmaf(t.lo, g, b), y4 = fmaf(t.hi, g, b);
+        ylo = fminf(u.lo, fminf(y3, y4));
+        yhi = fmaxf(u.hi, fmaxf(y3, y4));
+    } else {
+        float dlo = x - m.hi, dhi = x - m.lo;
+        float tlo = min4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
+        float thi = max4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);
+        float ua = tlo * g, ub = thi * g;
+        float y1 = ua + b, y2 = ub + b, y3 = fmaf(tlo, g, b), y4 = fmaf(thi, g, b);
+        ylo = min4(y1, y2, y3, y4);
+        yhi = max4(y1, y2, y3, y4);
+    }
     tp_bound_shrink(exact, &ylo, &yhi);
     *lo = tp_round_lower(out, ylo);
     *hi = tp_round_upper(out, yhi);

@@ -32,6 +32,8 @@
 #include "oracles/softmax/proven/softmax.h"
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
+#include "oracles/common/ival_guard.h"
+#include "oracles/common/proven/tp_ival_mul.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -208,14 +210,25 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
             y1_lo = tp_round_lower(&tp_binary16, y1_lo); /* the model's binary16 copy of e, whatever y's format */
             y1_hi = tp_round_upper(&tp_binary16, y1_hi);
         }
-        /* y1 (binary16 or fp32) times an fp32 inv is exact in double; the
-         * cast rounds it once to fp32. Corners: y1_lo may be -0 or below. */
-        float c[4] = {(float)(y1_lo * inv_lo), (float)(y1_lo * inv_hi), (float)(y1_hi * inv_lo),
-                      (float)(y1_hi * inv_hi)};
-        float p_lo = c[0], p_hi = c[0];
-        for (int k = 1; k < 4; k++) {
-            p_lo = c[k] < p_lo ? c[k] : p_lo;
-            p_hi = c[k] > p_hi ? c[k] : p_hi;
+        /* y = RN32(y1 * inv) over the box of y1 (binary16 or fp32 values)
+         * and inv: the proven product of binary32 intervals
+         * (oracles/common/proven/tp_ival_mul.c, T3), where its requires
+         * hold; otherwise the same corners on the host (y1 times an fp32
+         * inv is exact in double, the cast rounds it once to fp32). */
+        const tp_ival32 yv = {(float)y1_lo, (float)y1_hi}, iv = {inv_lo, inv_hi};
+        float p_lo, p_hi;
+        if (tp_ival32_mul_ok(yv, iv)) {
+            const tp_ival32 p = tp_ival32_mul(yv, iv);
+            p_lo = p.lo;
+            p_hi = p.hi;
+        } else {
+            float c[4] = {(float)(y1_lo * inv_lo), (float)(y1_lo * inv_hi), (float)(y1_hi * inv_lo),
+                          (float)(y1_hi * inv_hi)};
+            p_lo = c[0], p_hi = c[0];
+            for (int k = 1; k < 4; k++) {
+                p_lo = c[k] < p_lo ? c[k] : p_lo;
+                p_hi = c[k] > p_hi ? c[k] : p_hi;
+            }
         }
         /* [p_lo, p_hi] holds every fp32 y the model admits: the enclosure
          * before the output rounding (tests only may narrow it; 1 = untouched) */

@@ -1,0 +1,34 @@
+/* The `requires` of the proven binary32 interval primitives
+ * (oracles/common/proven/tp_ival.h, tp_ival_mul.h), checked before a call:
+ * an op calls a primitive only where these hold and keeps its own
+ * evaluation elsewhere (special values, ends out of range). Each check is
+ * conservative: a product of two binary32 values is exact in double, and
+ * ends of magnitude at most 2^126 cannot sum or differ beyond the binary32
+ * range. */
+#ifndef TP_IVAL_GUARD_H
+#define TP_IVAL_GUARD_H
+#include "oracles/common/proven/tp_ival.h"
+
+#include <float.h>
+#include <math.h>
+
+/* ival32_ok: finite ends, lo <= hi. */
+static inline int tp_ival32_ok(tp_ival32 a) { return isfinite(a.lo) && isfinite(a.hi) && a.lo <= a.hi; }
+
+static inline int tp_ival32_small(tp_ival32 a) { return fabsf(a.lo) <= 0x1p126f && fabsf(a.hi) <= 0x1p126f; }
+
+/* tp_ival32_add's and tp_ival32_sub's requires. */
+static inline int tp_ival32_addsub_ok(tp_ival32 a, tp_ival32 b)
+{
+    return tp_ival32_ok(a) && tp_ival32_ok(b) && tp_ival32_small(a) && tp_ival32_small(b);
+}
+
+/* tp_ival32_mul's requires: the four corner products within the range. */
+static inline int tp_ival32_mul_ok(tp_ival32 a, tp_ival32 b)
+{
+    return tp_ival32_ok(a) && tp_ival32_ok(b) && fabs((double)a.lo * b.lo) <= FLT_MAX &&
+           fabs((double)a.lo * b.hi) <= FLT_MAX && fabs((double)a.hi * b.lo) <= FLT_MAX &&
+           fabs((double)a.hi * b.hi) <= FLT_MAX;
+}
+
+#endif
