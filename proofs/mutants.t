@@ -11,7 +11,14 @@
 #   M6  LayerNorm's length limit doubled to 2^14: the low accumulator may
 #       leave the range where its additions are exact (tp_ln_row_sum's call
 #       of tp_exact_add_lo, precondition `range`).
-# About 5 minutes on 2 cores (each copy is proved again, its failing goals
+# And two of the interval evaluator's primitives:
+#   M7  tp_ival32_fma's upper end takes one corner with c.lo instead of
+#       c.hi: too low where that corner is the largest (postcondition
+#       `ends`).
+#   M8  tp_f16_lower_end confirms a candidate exactly on the midpoint
+#       whatever its parity: at a tie to an even predecessor the end is one
+#       step too high (assertion `at_or_above`, and the end unsound).
+# About 13 minutes on 2 cores (7 when run again) (each copy is proved again, its failing goals
 # up to TP_WP_TIMEOUT = 10 s), so it is its own target, `ninja proof_mutants`,
 # not part of `ninja test`.
 set -u
@@ -25,16 +32,17 @@ for tool in frama-c why3 z3 cvc4 gappa; do
     fi
 done
 
-# mutant NAME FILE SED-EXPRESSION GOAL: copy the oracles, apply the edit to
-# FILE, check that the edit took, prove layernorm.c, expect GOAL to fail.
+# mutant NAME FILE SED-EXPRESSION GOAL [ORACLE]: copy the oracles (and core/), apply the
+# edit to FILE, check that the edit took, prove ORACLE (default
+# layernorm/proven/layernorm.c), expect GOAL to fail.
 mutant() {
-    local name=$1 file=$2 expr=$3 goal=$4 dir=$tmp/$1
+    local name=$1 file=$2 expr=$3 goal=$4 oracle=${5:-layernorm/proven/layernorm.c} dir=$tmp/$1
     mkdir -p "$dir"
-    cp -r oracles "$dir/"
+    cp -r oracles core "$dir/" # core/tp_hd.h: the proven headers include it
     sed -i -e "$expr" "$dir/$file"
     ! cmp -s "oracles/${file#oracles/}" "$dir/$file"
     ok $? "$name: the edit applies to $file"
-    TP_WP_TIMEOUT=10 proofs/wp.sh "$dir/oracles/layernorm/proven/layernorm.c" "$dir/out" >"$dir/wp.out" 2>&1
+    TP_WP_TIMEOUT=10 proofs/wp.sh "$dir/oracles/$oracle" "$dir/out" >"$dir/wp.out" 2>&1
     [ $? -ne 0 ]
     ok $? "$name: proofs/wp.sh fails"
     grep -qE "^  \[wp\] \[Failed\] Goal typed_tolproof_$goal\$" "$dir/wp.out"
@@ -51,10 +59,16 @@ mutant M5 oracles/common/proven/exact_sum.h \
 mutant M6 oracles/layernorm/proven/layernorm_cols.h \
     's/^#define TP_LN_N_MAX 8192$/#define TP_LN_N_MAX 16384/' \
     tp_ln_row_sum_call_tp_exact_add_lo_requires_range
+mutant M7 oracles/common/proven/tp_ival_fma.c \
+    's/^    r.hi = max_f(max_f(h1, h2), max_f(h3, h4));$/    r.hi = max_f(max_f(h1, h2), max_f(h3, l4));/' \
+    tp_ival32_fma_ensures_ends common/proven/tp_ival_fma.c
+mutant M8 oracles/common/proven/tp_f16_round.c \
+    's/^    if (!(u > t) \&\& !(blo == vm \&\& c % 2 == 0)) {$/    if (!(u > t) \&\& !(blo == vm)) {/' \
+    tp_f16_lower_end_assert_at_or_above common/proven/tp_f16_round.c
 
 # The unmutated copy proves (the mutants fail for their edit, not the copy).
 mkdir -p "$tmp/base"
-cp -r oracles "$tmp/base/"
+cp -r oracles core "$tmp/base/"
 TP_WP_TIMEOUT=10 proofs/wp.sh "$tmp/base/oracles/layernorm/proven/layernorm.c" "$tmp/base/out" >"$tmp/base/wp.out" 2>&1
 ok $? "the unmutated copy proves"
 

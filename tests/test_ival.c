@@ -1,6 +1,6 @@
 /* Checks the proven interval evaluator (oracles/common/proven/tp_ival*.c)
  * against MPFR, for each primitive in `tested` (the checker below also
- * knows mul, div and fma, for the primitives still to land): for intervals
+ * knows div, for a primitive still to land): for intervals
  * built from edge values (signed zeros,
  * subnormals, powers of two and their neighbours, values near the binary32
  * overflow threshold) and from random binary32 values over the whole
@@ -22,6 +22,7 @@
 #include "oracles/common/ival_guard.h"
 #include "oracles/common/proven/tp_ival.h"
 #include "oracles/common/proven/tp_ival_mul.h"
+#include "oracles/common/proven/tp_ival_fma.h"
 #include "oracles/common/proven/tp_ival_sqrt.h"
 
 #include <float.h>
@@ -106,17 +107,17 @@ typedef struct {
 /* The primitive under test (each op in `tested` has one). */
 static tp_ival32 call(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c)
 {
-    (void)c; /* fma only */
     switch (op) {
     case ADD: return tp_ival32_add(a, b);
     case SUB: return tp_ival32_sub(a, b);
     case MUL: return tp_ival32_mul(a, b);
+    case FMA: return tp_ival32_fma(a, b, c);
     default: return tp_ival32_sqrt(a);
     }
 }
 
 /* The primitives tp_ival.c implements (proven). */
-static const int tested[] = {ADD, SUB, MUL, SQRT};
+static const int tested[] = {ADD, SUB, MUL, FMA, SQRT};
 
 static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
 {
@@ -125,7 +126,10 @@ static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
     const int nargs = op == SQRT ? 1 : op == FMA ? 3 : 2;
     /* the ops' check of the requires (oracles/common/ival_guard.h): it may
      * refuse more than the contract does, never admit more */
-    const int guard = op == MUL ? tp_ival32_mul_ok(a, b) : (op == ADD || op == SUB) ? tp_ival32_addsub_ok(a, b) : 0;
+    const int guard = op == MUL                ? tp_ival32_mul_ok(a, b)
+                      : op == FMA              ? tp_ival32_fma_ok(a, b, c)
+                      : op == ADD || op == SUB ? tp_ival32_addsub_ok(a, b)
+                                               : 0;
     st->guarded += guard;
     const int finite = isfinite(a.lo) && isfinite(a.hi) && (nargs < 2 || (isfinite(b.lo) && isfinite(b.hi))) &&
                        (nargs < 3 || (isfinite(c.lo) && isfinite(c.hi)));
@@ -218,7 +222,7 @@ int main(void)
                names[op], st.calls, st.samples, st.outside);
         tap_ok(st.loose == 0, "%s tight: both ends equal RN32 of the extreme exact corner results in %ld of %ld "
                               "calls (widening factor 1)", names[op], st.calls - st.loose, st.calls);
-        if (op == ADD || op == SUB || op == MUL)
+        if (op != SQRT)
             tap_ok(st.guard_unsafe == 0 && st.guarded > 100000,
                    "%s: oracles/common/ival_guard.h admits %ld inputs, none outside the requires (%ld are)",
                    names[op], st.guarded, st.guard_unsafe);

@@ -8,6 +8,7 @@
 #ifndef TP_IVAL_GUARD_H
 #define TP_IVAL_GUARD_H
 #include "oracles/common/proven/tp_ival.h"
+#include "oracles/common/proven/tp_ival_fma.h"
 
 #include <float.h>
 #include <math.h>
@@ -29,6 +30,16 @@ static inline int tp_ival32_mul_ok(tp_ival32 a, tp_ival32 b)
     return tp_ival32_ok(a) && tp_ival32_ok(b) && fabs((double)a.lo * b.lo) <= FLT_MAX &&
            fabs((double)a.lo * b.hi) <= FLT_MAX && fabs((double)a.hi * b.lo) <= FLT_MAX &&
            fabs((double)a.hi * b.hi) <= FLT_MAX;
+}
+
+/* tp_ival32_fma's requires: the eight corner results a_i b_j + c_k within
+ * the range (each product is exact in double and at most 2^126, c's ends
+ * too, so no sum reaches it). */
+static inline int tp_ival32_fma_ok(tp_ival32 a, tp_ival32 b, tp_ival32 c)
+{
+    return tp_ival32_ok(a) && tp_ival32_ok(b) && tp_ival32_ok(c) && tp_ival32_small(c) &&
+           fabs((double)a.lo * b.lo) <= 0x1p126 && fabs((double)a.lo * b.hi) <= 0x1p126 &&
+           fabs((double)a.hi * b.lo) <= 0x1p126 && fabs((double)a.hi * b.hi) <= 0x1p126;
 }
 
 #endif

@@ -32,6 +32,9 @@
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
+#include "oracles/common/ival_guard.h"
+#include "oracles/common/proven/tp_ival_fma.h"
+#include "oracles/common/proven/tp_ival_mul.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -97,28 +100,67 @@ static void upd(float v, float *lo, float *hi)
     *hi = fmaxf(*hi, v);
 }
 
+/* One step with FMA contraction "any": the hull of the unfused u - w and
+ * the fused fmaf(fa, fb, fc) (which the model makes equal to u - w over
+ * the reals), or 0 where a requires fails. */
+static int sub_or_fma(tp_ival32 u, tp_ival32 w, tp_ival32 fa, tp_ival32 fb, tp_ival32 fc, tp_ival32 *r)
+{
+    if (!tp_ival32_addsub_ok(u, w) || !tp_ival32_fma_ok(fa, fb, fc))
+        return 0;
+    const tp_ival32 d = tp_ival32_sub(u, w), f = tp_ival32_fma(fa, fb, fc);
+    r->lo = fminf(d.lo, f.lo);
+    r->hi = fmaxf(d.hi, f.hi);
+    return 1;
+}
+
+/* The model's steps on binary32 intervals, through the proven primitives
+ * (oracles/common/proven/tp_ival*.c, T3): a = n dxh - s1 (unfused, or
+ * fmaf(n, dxh, -s1)), b = a - xh s2 (unfused, or fmaf(-xh, s2, a)),
+ * y = k b, each FMA-contraction choice the hull of both. Negation is exact.
+ * Returns 0 where a primitive's requires fails (the caller then evaluates
+ * the corners itself). */
+static int dx_proven(tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2, tp_ln_fint k, float n, float *ylo,
+                     float *yhi)
+{
+    const tp_ival32 nv = {n, n}, dv = {dxh, dxh}, s1v = {s1.lo, s1.hi}, ns1 = {-s1.hi, -s1.lo};
+    const tp_ival32 xv = {xh.lo, xh.hi}, nx = {-xh.hi, -xh.lo}, s2v = {s2.lo, s2.hi}, kv = {k.lo, k.hi};
+    tp_ival32 a, b;
+    if (!tp_ival32_mul_ok(nv, dv) || !sub_or_fma(tp_ival32_mul(nv, dv), s1v, nv, dv, ns1, &a) ||
+        !tp_ival32_mul_ok(xv, s2v) || !sub_or_fma(a, tp_ival32_mul(xv, s2v), nx, s2v, a, &b) ||
+        !tp_ival32_mul_ok(kv, b))
+        return 0;
+    const tp_ival32 y = tp_ival32_mul(kv, b);
+    *ylo = y.lo;
+    *yhi = y.hi;
+    return 1;
+}
+
 /* The outputs (in format out) the model admits for one element; exact is
  * the exact dx, toward which the test-only tp_bound_shrink narrows the fp32
- * hull before its rounding to the output's format. */
+ * hull before its rounding to the output's format. The proven primitives
+ * (dx_proven) where their requires hold, else the same corners on the
+ * host (the same values: each step is monotone). */
 static void dx_admitted(const tp_format *out, double exact, tp_ln_fint xh, float dxh, tp_ln_fint s1, tp_ln_fint s2,
                         tp_ln_fint k, float n, double *lo, double *hi)
 {
     float alo = INFINITY, ahi = -INFINITY, blo = INFINITY, bhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    const float nd = n * dxh;
-    upd(nd - s1.hi, &alo, &ahi);
-    upd(fmaf(n, dxh, -s1.hi), &alo, &ahi);
-    upd(nd - s1.lo, &alo, &ahi);
-    upd(fmaf(n, dxh, -s1.lo), &alo, &ahi);
-    const float as[2] = {alo, ahi}, xs[2] = {xh.lo, xh.hi}, qs[2] = {s2.lo, s2.hi}, ks[2] = {k.lo, k.hi};
-    for (int a = 0; a < 2; a++)
-        for (int i = 0; i < 2; i++)
-            for (int q = 0; q < 2; q++) {
-                upd(as[a] - xs[i] * qs[q], &blo, &bhi);
-                upd(fmaf(-xs[i], qs[q], as[a]), &blo, &bhi);
-            }
-    for (int i = 0; i < 2; i++) {
-        upd(ks[i] * blo, &ylo, &yhi);
-        upd(ks[i] * bhi, &ylo, &yhi);
+    if (!dx_proven(xh, dxh, s1, s2, k, n, &ylo, &yhi)) {
+        const float nd = n * dxh;
+        upd(nd - s1.hi, &alo, &ahi);
+        upd(fmaf(n, dxh, -s1.hi), &alo, &ahi);
+        upd(nd - s1.lo, &alo, &ahi);
+        upd(fmaf(n, dxh, -s1.lo), &alo, &ahi);
+        const float as[2] = {alo, ahi}, xs[2] = {xh.lo, xh.hi}, qs[2] = {s2.lo, s2.hi}, ks[2] = {k.lo, k.hi};
+        for (int a = 0; a < 2; a++)
+            for (int i = 0; i < 2; i++)
+                for (int q = 0; q < 2; q++) {
+                    upd(as[a] - xs[i] * qs[q], &blo, &bhi);
+                    upd(fmaf(-xs[i], qs[q], as[a]), &blo, &bhi);
+                }
+        for (int i = 0; i < 2; i++) {
+            upd(ks[i] * blo, &ylo, &yhi);
+            upd(ks[i] * bhi, &ylo, &yhi);
+        }
     }
     double dlo = ylo, dhi = yhi;
     tp_bound_shrink(exact, &dlo, &dhi);

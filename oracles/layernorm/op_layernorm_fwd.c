@@ -22,6 +22,7 @@
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
 #include "oracles/common/ival_guard.h"
+#include "oracles/common/proven/tp_ival_fma.h"
 #include "oracles/common/proven/tp_ival_mul.h"
 
 #include <fenv.h>
@@ -80,17 +81,18 @@ static float max4(float a, float b, float c, float d) { return fmaxf(fmaxf(a, b)
 
 /* The outputs (in format out) the model admits for one element; exact is
  * the exact y, toward which the test-only tp_bound_shrink narrows the fp32
- * hull before its rounding to the output's format. d, t and the unfused
- * y32 = RN32(RN32(t gamma) + beta) come from the proven binary32 interval
- * primitives (oracles/common/proven/tp_ival.c, tp_ival_mul.c, T3) where
- * their requires hold; the fused fmaf(t, gamma, beta) at the two ends of
- * t, and the whole step where a requires fails, are the host's own float
- * arithmetic (the same values: each step is monotone). */
+ * hull before its rounding to the output's format. d, t, the unfused
+ * y32 = RN32(RN32(t gamma) + beta) and the fused fmaf(t, gamma, beta) come
+ * from the proven binary32 interval primitives (oracles/common/proven/
+ * tp_ival.c, tp_ival_mul.c, tp_ival_fma.c, T3) where their requires hold,
+ * and y32's interval is the hull of the two (FMA contraction "any"); where
+ * a requires fails, the host's own float arithmetic at the corners (the
+ * same values: each step is monotone). */
 static void y_admitted(const tp_format *out, double exact, float x, float g, float b, tp_ln_fint m, tp_ln_fint r,
                        double *lo, double *hi)
 {
     const tp_ival32 xv = {x, x}, mv = {m.lo, m.hi}, rv = {r.lo, r.hi}, gv = {g, g}, bv = {b, b};
-    tp_ival32 t = {0, 0}, u = {0, 0};
+    tp_ival32 t = {0, 0}, u = {0, 0}, f = {0, 0};
     int proven = tp_ival32_addsub_ok(xv, mv);
     if (proven) {
         const tp_ival32 d = tp_ival32_sub(xv, mv);
@@ -100,15 +102,16 @@ static void y_admitted(const tp_format *out, double exact, float x, float g, flo
     }
     if (proven && (proven = tp_ival32_mul_ok(t, gv)) != 0) {
         const tp_ival32 tg = tp_ival32_mul(t, gv);
-        proven = tp_ival32_addsub_ok(tg, bv);
-        if (proven)
+        proven = tp_ival32_addsub_ok(tg, bv) && tp_ival32_fma_ok(t, gv, bv);
+        if (proven) {
             u = tp_ival32_add(tg, bv);
+            f = tp_ival32_fma(t, gv, bv);
+        }
     }
     double ylo, yhi;
     if (proven) {
-        const float y3 = fmaf(t.lo, g, b), y4 = fmaf(t.hi, g, b);
-        ylo = fminf(u.lo, fminf(y3, y4));
-        yhi = fmaxf(u.hi, fmaxf(y3, y4));
+        ylo = fminf(u.lo, f.lo);
+        yhi = fmaxf(u.hi, f.hi);
     } else {
         float dlo = x - m.hi, dhi = x - m.lo;
         float tlo = min4(dlo * r.lo, dlo * r.hi, dhi * r.lo, dhi * r.hi);

@@ -7,20 +7,7 @@
 #include "dot.acsl"
 #include "std_model.acsl"
 
-#ifdef __FRAMAC__
-/* C11 F.10.10.1: fmaf computes x*y + z as if to infinite precision and rounds
- * once. Frama-C 25's libc gives it no functional contract; this is it, for
- * the case the callers need: finite operands and a result within the
- * binary32 range (it says nothing of NaN, infinities or overflow, where a
- * real-valued `ensures` would claim too much). Part of the trusted base. */
-/*@ requires finite: \is_finite(x) && \is_finite(y) && \is_finite(z);
-  @ requires in_range: rabs(x * y + z) <= 0x1.fffffep127;
-  @ assigns \result \from x, y, z;
-  @ ensures rounded_once: \result == \round_float(\NearestEven, x * y + z);
-  @ ensures finite: \is_finite(\result);
-  @*/
-float fmaf(float x, float y, float z);
-#endif
+#include "tp_libm.h" /* fmaf's contract */
 
 /* Shared precondition of both emulations: finite binary16-range inputs whose
  * products are exact in fp32 (true of binary16 values), at most 262144 terms.

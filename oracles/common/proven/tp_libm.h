@@ -7,7 +7,21 @@
 #ifndef TP_LIBM_H
 #define TP_LIBM_H
 
+#include "real_abs.acsl"
+
 #ifdef __FRAMAC__
+/* C11 F.10.10.1: fmaf computes x*y + z as if to infinite precision and
+ * rounds once. For finite operands and a result within the binary32 range
+ * (it says nothing of NaN, infinities or overflow, where a real-valued
+ * `ensures` would claim too much). */
+/*@ requires finite: \is_finite(x) && \is_finite(y) && \is_finite(z);
+  @ requires in_range: rabs(x * y + z) <= 0x1.fffffep127;
+  @ assigns \result \from x, y, z;
+  @ ensures rounded_once: \result == \round_float(\NearestEven, x * y + z);
+  @ ensures finite: \is_finite(\result);
+  @*/
+float fmaf(float x, float y, float z);
+
 /* C11 F.10.4.5 / IEEE 754 5.4.1: sqrtf is correctly rounded. For finite
  * x >= 0 (-0.0 included, whose square root is -0.0, real value 0) the
  * result is RN32(sqrt(x)), finite since sqrt(x) <= x for x >= 1. */
