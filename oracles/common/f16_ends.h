@@ -1,6 +1,6 @@
 /* The binary16 ends of an admitted interval, as doubles, from the proven
  * tp_f16_lower_end / tp_f16_upper_end (oracles/common/proven/tp_f16_round.h).
- * Every op's rounding of an admitted interval to binary16 calls them, through
+ * Every op's rounding to nearest of an admitted interval to binary16 calls them, through
  * oracles/common/round_ends.h, and op gemm's directly
  * (oracles/gemm/gemm_admitted.h, on the CPU and in the GPU element check).
  * Kept out of the proven header: the

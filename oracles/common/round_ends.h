@@ -1,6 +1,6 @@
 /* The ends of an admitted interval after a rounding to nearest even in a
  * number format: the least and the greatest result that rounding any real
- * of [lo, hi] can give. What every op's output rounding, and each
+ * of [lo, hi] can give. What every op's output rounding to nearest, and each
  * intermediate rounding its model names, goes through.
  *
  * binary16: the proven ends (oracles/common/f16_ends.h,
