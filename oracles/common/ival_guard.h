@@ -1,5 +1,6 @@
 /* The `requires` of the proven binary32 interval primitives
- * (oracles/common/proven/tp_ival.h, tp_ival_mul.h), checked before a call:
+ * (oracles/common/proven/tp_ival.h, tp_ival_mul.h, tp_ival_fma.h), checked
+ * before a call:
  * an op calls a primitive only where these hold and keeps its own
  * evaluation elsewhere (special values, ends out of range). Each check is
  * conservative: a product of two binary32 values is exact in double, and

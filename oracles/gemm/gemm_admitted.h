@@ -40,9 +40,8 @@ static inline TP_HD void tp_gemm_bound(double hi, double lo, double ahi, double 
 }
 
 /* The admitted binary16 outputs: the proven ends (oracles/common/f16_ends.h,
- * tp_f16_round.c, T3) below and above every RN16(s) of an s in [blo, bhi].
- * They are RN16(blo) and RN16(bhi) except where an end lies exactly on the
- * midpoint of two binary16 values: there the interval is one step wider. */
+ * tp_f16_round.c, T3) below and above every RN16(s) of an s in [blo, bhi]:
+ * RN16(blo) and RN16(bhi), ties to even included. */
 static inline TP_HD void tp_gemm_admit_f16(double blo, double bhi, tp_ref *r)
 {
     r->allow_lo = tp_f16_lower(blo);
