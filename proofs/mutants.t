@@ -18,7 +18,9 @@
 #   M8  tp_f16_lower_end confirms a candidate exactly on the midpoint
 #       whatever its parity: at a tie to an even predecessor the end is one
 #       step too high (assertion `at_or_above`, and the end unsound).
-# About 13 minutes on 2 cores (7 when run again) (each copy is proved again, its failing goals
+#   M9  tp_ival32_div's lower end is RN32(a.lo / b.lo) alone, without the
+#       other corner: too high where a.lo >= 0 (assertion `lo_rounded`).
+# About 16 minutes on 2 cores (10 when run again) (each copy is proved again, its failing goals
 # up to TP_WP_TIMEOUT = 10 s), so it is its own target, `ninja proof_mutants`,
 # not part of `ninja test`.
 set -u
@@ -65,6 +67,9 @@ mutant M7 oracles/common/proven/tp_ival_fma.c \
 mutant M8 oracles/common/proven/tp_f16_round.c \
     's/^    if (!(u > t) \&\& !(blo == vm \&\& c % 2 == 0)) {$/    if (!(u > t) \&\& !(blo == vm)) {/' \
     tp_f16_lower_end_assert_at_or_above common/proven/tp_f16_round.c
+mutant M9 oracles/common/proven/tp_ival_div.c \
+    's/^    r.lo = min_f(tp_f32_div(a.lo, b.lo), tp_f32_div(a.lo, b.hi));$/    r.lo = tp_f32_div(a.lo, b.lo);/' \
+    tp_ival32_div_assert_lo_rounded common/proven/tp_ival_div.c
 
 # The unmutated copy proves (the mutants fail for their edit, not the copy).
 mkdir -p "$tmp/base"

@@ -1,7 +1,6 @@
 /* Checks the proven interval evaluator (oracles/common/proven/tp_ival*.c)
- * against MPFR, for each primitive in `tested` (the checker below also
- * knows div, for a primitive still to land): for intervals
- * built from edge values (signed zeros,
+ * against MPFR, for each primitive in `tested`: for intervals built
+ * from edge values (signed zeros,
  * subnormals, powers of two and their neighbours, values near the binary32
  * overflow threshold) and from random binary32 values over the whole
  * exponent range (wide intervals, and narrow ones of comparable operands),
@@ -12,7 +11,7 @@
  *  - tightness: each end equals RN32 of the smallest / largest exact corner
  *    result, so both ends are attained and the widening factor is 1;
  *  - only inputs the contract's `requires` admits are passed (ends' exact
- *    results within the binary32 range, divisor interval without 0,
+ *    results within the binary32 range, divisor interval positive,
  *    sqrt operand >= 0, finite ends: infinities are among the edge
  *    values); the others are counted;
  *  - the ops' conservative check of those requires
@@ -22,6 +21,7 @@
 #include "oracles/common/ival_guard.h"
 #include "oracles/common/proven/tp_ival.h"
 #include "oracles/common/proven/tp_ival_mul.h"
+#include "oracles/common/proven/tp_ival_div.h"
 #include "oracles/common/proven/tp_ival_fma.h"
 #include "oracles/common/proven/tp_ival_sqrt.h"
 
@@ -111,13 +111,14 @@ static tp_ival32 call(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c)
     case ADD: return tp_ival32_add(a, b);
     case SUB: return tp_ival32_sub(a, b);
     case MUL: return tp_ival32_mul(a, b);
+    case DIV: return tp_ival32_div(a, b);
     case FMA: return tp_ival32_fma(a, b, c);
     default: return tp_ival32_sqrt(a);
     }
 }
 
-/* The primitives tp_ival.c implements (proven). */
-static const int tested[] = {ADD, SUB, MUL, FMA, SQRT};
+/* The proven primitives (tp_ival*.c). */
+static const int tested[] = {ADD, SUB, MUL, DIV, FMA, SQRT};
 
 static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
 {
@@ -127,13 +128,14 @@ static void check(int op, tp_ival32 a, tp_ival32 b, tp_ival32 c, stats *st)
     /* the ops' check of the requires (oracles/common/ival_guard.h): it may
      * refuse more than the contract does, never admit more */
     const int guard = op == MUL                ? tp_ival32_mul_ok(a, b)
+                      : op == DIV              ? tp_ival32_div_ok(a, b)
                       : op == FMA              ? tp_ival32_fma_ok(a, b, c)
                       : op == ADD || op == SUB ? tp_ival32_addsub_ok(a, b)
                                                : 0;
     st->guarded += guard;
     const int finite = isfinite(a.lo) && isfinite(a.hi) && (nargs < 2 || (isfinite(b.lo) && isfinite(b.hi))) &&
                        (nargs < 3 || (isfinite(c.lo) && isfinite(c.hi)));
-    if (!finite || (op == DIV && !(b.lo > 0 || b.hi < 0)) || (op == SQRT && !(a.lo >= 0))) {
+    if (!finite || (op == DIV && !(b.lo > 0)) || (op == SQRT && !(a.lo >= 0))) {
         st->outside++;
         st->guard_unsafe += guard;
         return;
@@ -214,6 +216,10 @@ int main(void)
                 w = nextafterf(z, (n & 4) ? INFINITY : -INFINITY);
                 u = ldexpf(u, ilogbf(x) + ilogbf(z) - ilogbf(u));
                 v = nextafterf(u, INFINITY);
+            }
+            if (op == DIV && (n & 16)) { /* the contract's divisors are positive: more of them */
+                z = fabsf(z);
+                w = fabsf(w);
             }
             check(op, ival(x, y), ival(z, w), ival(u, v), &st);
         }

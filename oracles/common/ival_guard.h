@@ -1,5 +1,6 @@
 /* The `requires` of the proven binary32 interval primitives
- * (oracles/common/proven/tp_ival.h, tp_ival_mul.h, tp_ival_fma.h), checked
+ * (oracles/common/proven/tp_ival.h, tp_ival_mul.h, tp_ival_div.h,
+ * tp_ival_fma.h), checked
  * before a call:
  * an op calls a primitive only where these hold and keeps its own
  * evaluation elsewhere (special values, ends out of range). Each check is
@@ -9,6 +10,7 @@
 #ifndef TP_IVAL_GUARD_H
 #define TP_IVAL_GUARD_H
 #include "oracles/common/proven/tp_ival.h"
+#include "oracles/common/proven/tp_ival_div.h"
 #include "oracles/common/proven/tp_ival_fma.h"
 
 #include <float.h>
@@ -31,6 +33,18 @@ static inline int tp_ival32_mul_ok(tp_ival32 a, tp_ival32 b)
     return tp_ival32_ok(a) && tp_ival32_ok(b) && fabs((double)a.lo * b.lo) <= FLT_MAX &&
            fabs((double)a.lo * b.hi) <= FLT_MAX && fabs((double)a.hi * b.lo) <= FLT_MAX &&
            fabs((double)a.hi * b.hi) <= FLT_MAX;
+}
+
+/* tp_ival32_div's requires: a positive divisor, the four corner quotients
+ * within the range. Each quotient is formed in double, one rounding from
+ * the exact one (the operands are binary32: no double overflow or
+ * underflow), so 2^127 leaves room for that rounding below FLT_MAX. */
+static inline int tp_ival32_div_ok(tp_ival32 a, tp_ival32 b)
+{
+    if (!(tp_ival32_ok(a) && tp_ival32_ok(b) && b.lo > 0.0f))
+        return 0;
+    const double m = fabs((double)a.lo) > fabs((double)a.hi) ? fabs((double)a.lo) : fabs((double)a.hi);
+    return m / b.lo <= 0x1p127;
 }
 
 /* tp_ival32_fma's requires: the eight corner results a_i b_j + c_k within

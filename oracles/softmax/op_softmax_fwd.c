@@ -34,6 +34,7 @@
 #include "oracles/common/round_ends.h"
 #include "oracles/common/ival_guard.h"
 #include "oracles/common/proven/tp_ival_mul.h"
+#include "oracles/common/proven/tp_ival_div.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -184,14 +185,27 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
     if (!(s32_lo > 0.0f)) /* cannot happen for n <= 262144: the max contributes ~1, n*C(n) < 2^-5 */
         return -2;
 
-    /* inv = RN32(1/s): one MPFR division at 24 bits rounds correctly (1/s
-     * is far from the binary32 subnormal range for s in [2^-1, 2^17]). */
-    mpfr_set_flt(w->d, s32_hi, MPFR_RNDN);
-    mpfr_ui_div(w->r24, 1, w->d, MPFR_RNDN);
-    const float inv_lo = mpfr_get_flt(w->r24, MPFR_RNDN);
-    mpfr_set_flt(w->d, s32_lo, MPFR_RNDN);
-    mpfr_ui_div(w->r24, 1, w->d, MPFR_RNDN);
-    const float inv_hi = mpfr_get_flt(w->r24, MPFR_RNDN);
+    /* inv = RN32(1/s) over s in [s32_lo, s32_hi]: the proven quotient of
+     * binary32 intervals (oracles/common/proven/tp_ival_div.c, T3), whose
+     * ends are RN32(1/s32_hi) and RN32(1/s32_lo). Its requires hold on
+     * every row (s32_lo is near the row sum, which the maximum's e = 1
+     * keeps above 1 - 2^-5); the MPFR division at 24 bits (correctly
+     * rounded: 1/s is far from the binary32 subnormal range for s in
+     * [2^-1, 2^17]) stays as the fallback should the guard refuse. */
+    const tp_ival32 one = {1.0f, 1.0f}, sv = {s32_lo, s32_hi};
+    float inv_lo, inv_hi;
+    if (tp_ival32_div_ok(one, sv)) {
+        const tp_ival32 iv = tp_ival32_div(one, sv);
+        inv_lo = iv.lo;
+        inv_hi = iv.hi;
+    } else {
+        mpfr_set_flt(w->d, s32_hi, MPFR_RNDN);
+        mpfr_ui_div(w->r24, 1, w->d, MPFR_RNDN);
+        inv_lo = mpfr_get_flt(w->r24, MPFR_RNDN);
+        mpfr_set_flt(w->d, s32_lo, MPFR_RNDN);
+        mpfr_ui_div(w->r24, 1, w->d, MPFR_RNDN);
+        inv_hi = mpfr_get_flt(w->r24, MPFR_RNDN);
+    }
 
     /* The exact values first: tp_bound_shrink below narrows toward them. */
     fesetround(FE_DOWNWARD);
