@@ -15,7 +15,8 @@
  *    sqrt operand >= 0, finite ends: infinities are among the edge
  *    values); the others are counted;
  *  - the ops' conservative check of those requires
- *    (oracles/common/ival_guard.h) admits no input outside them.
+ *    (oracles/common/ival_guard.h) admits no input outside them, and
+ *    none at all under a directed rounding mode.
  * Build with -ffp-contract=off -frounding-math. */
 #include "tests/tap.h"
 #include "oracles/common/ival_guard.h"
@@ -25,6 +26,7 @@
 #include "oracles/common/proven/tp_ival_fma.h"
 #include "oracles/common/proven/tp_ival_sqrt.h"
 
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <mpfr.h>
@@ -233,6 +235,22 @@ int main(void)
                    "%s: oracles/common/ival_guard.h admits %ld inputs, none outside the requires (%ld are)",
                    names[op], st.guarded, st.guard_unsafe);
     }
+    /* The proofs are in round-to-nearest: under a directed rounding mode
+     * the checks refuse inputs they admit otherwise. */
+    const tp_ival32 one = {1.0f, 2.0f};
+    const int admitted_rn = tp_ival32_addsub_ok(one, one) && tp_ival32_mul_ok(one, one) &&
+                            tp_ival32_div_ok(one, one) && tp_ival32_fma_ok(one, one, one);
+    int refused_directed = 1;
+    const int modes[] = {FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    for (int k = 0; k < 3; k++) {
+        fesetround(modes[k]);
+        refused_directed &= !tp_ival32_addsub_ok(one, one) && !tp_ival32_mul_ok(one, one) &&
+                            !tp_ival32_div_ok(one, one) && !tp_ival32_fma_ok(one, one, one);
+        fesetround(FE_TONEAREST);
+    }
+    tap_ok(admitted_rn && refused_directed,
+           "oracles/common/ival_guard.h admits [1, 2] op [1, 2] in round-to-nearest, refuses it under the three "
+           "directed modes");
     mpfr_clears(ex, r24, ma, mb, mc, (mpfr_ptr)0);
     return tap_done();
 }

@@ -13,8 +13,15 @@
 #include "oracles/common/proven/tp_ival_div.h"
 #include "oracles/common/proven/tp_ival_fma.h"
 
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
+
+/* WP's model has every C float operation round to nearest: the proofs say
+ * nothing about a call made while an op has set a directed rounding mode
+ * for its own host arithmetic (fesetround), so every check below refuses
+ * then, and the op keeps its own evaluation. */
+static inline int tp_ival32_rn(void) { return fegetround() == FE_TONEAREST; }
 
 /* ival32_ok: finite ends, lo <= hi. */
 static inline int tp_ival32_ok(tp_ival32 a) { return isfinite(a.lo) && isfinite(a.hi) && a.lo <= a.hi; }
@@ -24,13 +31,13 @@ static inline int tp_ival32_small(tp_ival32 a) { return fabsf(a.lo) <= 0x1p126f 
 /* tp_ival32_add's and tp_ival32_sub's requires. */
 static inline int tp_ival32_addsub_ok(tp_ival32 a, tp_ival32 b)
 {
-    return tp_ival32_ok(a) && tp_ival32_ok(b) && tp_ival32_small(a) && tp_ival32_small(b);
+    return tp_ival32_rn() && tp_ival32_ok(a) && tp_ival32_ok(b) && tp_ival32_small(a) && tp_ival32_small(b);
 }
 
 /* tp_ival32_mul's requires: the four corner products within the range. */
 static inline int tp_ival32_mul_ok(tp_ival32 a, tp_ival32 b)
 {
-    return tp_ival32_ok(a) && tp_ival32_ok(b) && fabs((double)a.lo * b.lo) <= FLT_MAX &&
+    return tp_ival32_rn() && tp_ival32_ok(a) && tp_ival32_ok(b) && fabs((double)a.lo * b.lo) <= FLT_MAX &&
            fabs((double)a.lo * b.hi) <= FLT_MAX && fabs((double)a.hi * b.lo) <= FLT_MAX &&
            fabs((double)a.hi * b.hi) <= FLT_MAX;
 }
@@ -41,7 +48,7 @@ static inline int tp_ival32_mul_ok(tp_ival32 a, tp_ival32 b)
  * underflow), so 2^127 leaves room for that rounding below FLT_MAX. */
 static inline int tp_ival32_div_ok(tp_ival32 a, tp_ival32 b)
 {
-    if (!(tp_ival32_ok(a) && tp_ival32_ok(b) && b.lo > 0.0f))
+    if (!(tp_ival32_rn() && tp_ival32_ok(a) && tp_ival32_ok(b) && b.lo > 0.0f))
         return 0;
     const double m = fabs((double)a.lo) > fabs((double)a.hi) ? fabs((double)a.lo) : fabs((double)a.hi);
     return m / b.lo <= 0x1p127;
@@ -52,7 +59,7 @@ static inline int tp_ival32_div_ok(tp_ival32 a, tp_ival32 b)
  * too, so no sum reaches it). */
 static inline int tp_ival32_fma_ok(tp_ival32 a, tp_ival32 b, tp_ival32 c)
 {
-    return tp_ival32_ok(a) && tp_ival32_ok(b) && tp_ival32_ok(c) && tp_ival32_small(c) &&
+    return tp_ival32_rn() && tp_ival32_ok(a) && tp_ival32_ok(b) && tp_ival32_ok(c) && tp_ival32_small(c) &&
            fabs((double)a.lo * b.lo) <= 0x1p126 && fabs((double)a.lo * b.hi) <= 0x1p126 &&
            fabs((double)a.hi * b.lo) <= 0x1p126 && fabs((double)a.hi * b.hi) <= 0x1p126;
 }

@@ -3,6 +3,7 @@
 #include "oracles/common/sum_bound.h" /* tp_sum_c, TP_DOT_ETA: the sum bound's constants, derived per length */
 #include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/common/op_common.h" /* tp_parse_f32 */
+#include "oracles/common/ival_guard.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -60,6 +61,35 @@ tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int roun
     double lo, hi;
     tp_ln_sum_reals(slo, shi, absum, n, rounded_terms, &lo, &hi);
     tp_ln_fint r = {tp_ln_f32_up(lo), tp_ln_f32_down(hi)};
+    return r;
+}
+
+/* The proven interval quotient where its requires hold, else the same two
+ * roundings on the host (n > 0: the ends are RN32(a.lo / n) and
+ * RN32(a.hi / n), division by a positive constant being monotone). */
+tp_ln_fint tp_ln_div_n(tp_ln_fint a, float nf)
+{
+    const tp_ival32 av = {a.lo, a.hi}, nv = {nf, nf};
+    if (tp_ival32_div_ok(av, nv)) {
+        const tp_ival32 q = tp_ival32_div(av, nv);
+        const tp_ln_fint r = {q.lo, q.hi};
+        return r;
+    }
+    const tp_ln_fint r = {a.lo / nf, a.hi / nf};
+    return r;
+}
+
+/* { RN32(v + eps) : v in [a.lo, a.hi] }: the proven interval sum
+ * (oracles/common/proven/tp_ival.c, T3) where its requires hold. */
+static tp_ln_fint add_eps(tp_ln_fint a, float eps)
+{
+    const tp_ival32 av = {a.lo, a.hi}, ev = {eps, eps};
+    if (tp_ival32_addsub_ok(av, ev)) {
+        const tp_ival32 w = tp_ival32_add(av, ev);
+        const tp_ln_fint r = {w.lo, w.hi};
+        return r;
+    }
+    const tp_ln_fint r = {a.lo + eps, a.hi + eps};
     return r;
 }
 
@@ -132,7 +162,7 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
     fesetround(FE_TONEAREST);
     tp_ln_fint s = tp_ln_sum_model(s_lo, s_hi, absx, n, 0);
     const float nf = (float)n;
-    tp_ln_fint m = {s.lo / nf, s.hi / nf};
+    const tp_ln_fint m = tp_ln_div_n(s, nf);
     if (mean)
         *mean = m;
     if (!rstd) {
@@ -192,7 +222,8 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
         qlo = 0.0f;
     /* var = RN32(q / n), w = RN32(var + eps), rstd near RN32(1/sqrt(w)):
      * each step monotone (the last decreasing) */
-    float wlo = qlo / nf + eps, whi = qhi / nf + eps;
+    const tp_ln_fint q = {qlo, qhi}, w = add_eps(tp_ln_div_n(q, nf), eps);
+    const float wlo = w.lo, whi = w.hi;
     float rlo = tp_ln_rsqrt_rn(whi), rhi = tp_ln_rsqrt_rn(wlo);
     for (int k = 0; k < rsqrt_ulp; k++) {
         rlo = nextafterf(rlo, -INFINITY);

@@ -36,6 +36,11 @@ float tp_ln_rsqrt_rn(float w);
  * TP_DOT_C up to 65536 terms, a constant derived for up to 2^21 beyond).
  * Requires n <= TP_SUM_N_MAX. */
 tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int rounded_terms);
+
+/* { RN32(v / nf) : v in a } for nf > 0, in round-to-nearest: through the
+ * proven interval quotient (oracles/common/proven/tp_ival_div.c) where its
+ * requires hold. */
+tp_ln_fint tp_ln_div_n(tp_ln_fint a, float nf);
 /* The same bound as reals: [lo, hi] = [slo - e, shi + e] rounded outward
  * to double, before tp_ln_sum_model takes the floats inside it (for ops
  * whose output is that sum: the test-only tp_bound_shrink acts here). */

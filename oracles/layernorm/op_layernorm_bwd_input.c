@@ -103,6 +103,27 @@ static void upd(float v, float *lo, float *hi)
 /* One step with FMA contraction "any": the hull of the unfused u - w and
  * the fused fmaf(fa, fb, fc) (which the model makes equal to u - w over
  * the reals), or 0 where a requires fails. */
+/* The kernel's xh = RN32(RN32(x - m) s) over m in M, s in S: the proven
+ * interval difference and product (oracles/common/proven/tp_ival.c,
+ * tp_ival_mul.c) where their requires hold, else the same corners on the
+ * host. */
+static tp_ln_fint xh_of(float x, tp_ln_fint M, tp_ln_fint S)
+{
+    const tp_ival32 xv = {x, x}, mv = {M.lo, M.hi}, sv = {S.lo, S.hi};
+    if (tp_ival32_addsub_ok(xv, mv)) {
+        const tp_ival32 d = tp_ival32_sub(xv, mv);
+        if (tp_ival32_mul_ok(d, sv)) {
+            const tp_ival32 p = tp_ival32_mul(d, sv);
+            const tp_ln_fint r = {p.lo, p.hi};
+            return r;
+        }
+    }
+    const float dlo = x - M.hi, dhi = x - M.lo;
+    const float c[4] = {dlo * S.lo, dlo * S.hi, dhi * S.lo, dhi * S.hi};
+    const tp_ln_fint r = {fminf(fminf(c[0], c[1]), fminf(c[2], c[3])), fmaxf(fmaxf(c[0], c[1]), fmaxf(c[2], c[3]))};
+    return r;
+}
+
 static int sub_or_fma(tp_ival32 u, tp_ival32 w, tp_ival32 fa, tp_ival32 fb, tp_ival32 fc, tp_ival32 *r)
 {
     if (!tp_ival32_addsub_ok(u, w) || !tp_ival32_fma_ok(fa, fb, fc))
@@ -237,10 +258,7 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
     double p2lo = 0.0;
     for (int j = 0; j < cols; j++) {
         fesetround(FE_TONEAREST);
-        float dlo = x[j] - M.hi, dhi = x[j] - M.lo;
-        float c[4] = {dlo * S.lo, dlo * S.hi, dhi * S.lo, dhi * S.hi};
-        xh[j].lo = fminf(fminf(c[0], c[1]), fminf(c[2], c[3]));
-        xh[j].hi = fmaxf(fmaxf(c[0], c[1]), fmaxf(c[2], c[3]));
+        xh[j] = xh_of(x[j], M, S);
         /* dxh * xh is exact in double (22 + 24 significant bits) */
         const double dxh = (double)dy[j] * (double)g[j], e1 = dxh * xh[j].lo, e2 = dxh * xh[j].hi;
         fesetround(FE_DOWNWARD);
@@ -251,7 +269,7 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
     }
     fesetround(FE_TONEAREST);
     tp_ln_fint s2 = tp_ln_sum_model(p2lo, p2hi, a2, cols, 1);
-    tp_ln_fint k = {S.lo / n, S.hi / n};
+    const tp_ln_fint k = tp_ln_div_n(S, n);
     /* exact: sum2 = rho (sum dxh x - mu sum1) */
     mpfi_set_ui(P, 0);
     for (int j = 0; j < cols; j++) {
