@@ -2,6 +2,7 @@
 #include "oracles/gelu/gelu_tables.h"
 
 #include "core/tp_format.h"
+#include "oracles/common/vendor_ulp.h"
 
 #include <fenv.h>
 #include <float.h>
@@ -110,13 +111,6 @@ void tp_gelu_tanhf_abs_set(float z, double abs, float *lo, float *hi)
     tp_mpfr_exp_range_restore(old);
 }
 
-static float step_f32(float v, int n, float toward)
-{
-    for (int i = 0; i < n; i++)
-        v = nextafterf(v, toward);
-    return v;
-}
-
 /* The kernel's y for one x, every admitted evaluation. */
 static tp_interval model_entry(float x, const tp_gelu_fwd_model *m)
 {
@@ -138,8 +132,9 @@ static tp_interval model_entry(float x, const tp_gelu_fwd_model *m)
             continue;
         }
         float t0 = tp_gelu_fwd_rn32_tanh(z);
-        float t = step_f32(t0, m->tanh_ulp, -INFINITY);
-        for (int k = 0; k <= 2 * m->tanh_ulp; k++, t = nextafterf(t, INFINITY)) {
+        /* every tanhf within its ulps of t0 (oracles/common/vendor_ulp.h) */
+        const float t_last = tp_vendor_upper(t0, t0, m->tanh_ulp);
+        for (float t = tp_vendor_lower(t0, t0, m->tanh_ulp); t <= t_last; t = nextafterf(t, INFINITY)) {
             float y = hx * (1.0f + t);
             if (isnan(y))
                 return NAN_INTERVAL;

@@ -45,9 +45,10 @@ tp_gelu_fwd_model tp_gelu_fwd_model_pilot(int tanh_ulp, int fma_any);
  *   binary32 (no flush to zero),
  *     x2 = x*x; x3 = x2*x; s = x + a*x3 (fused or not when fma_any);
  *     z = c*s; t = tanhf(z); y = (0.5*x) * (1 + t)
- *   with tanhf(z) any binary32 value within tanh_ulp nextafterf steps of
- *   RN32(tanh z). x is a point, so the candidate values are enumerated
- *   exactly (2 fusion choices x (2 tanh_ulp + 1) tanh values) and model_y
+ *   with tanhf(z) any binary32 value within tanh_ulp ulps of RN32(tanh z)
+ *   (oracles/common/vendor_ulp.h: ulps of the correctly rounded value, or
+ *   as many binary32 steps). x is a point, so the candidate values are
+ *   enumerated exactly (2 fusion choices x every admitted tanh value) and model_y
  *   is their exact hull, each end a binary32 value. With tanh_abs > 0,
  *   tanhf(z) is any binary32 in tp_gelu_tanhf_abs_set(z): y is monotone in
  *   t (RN(1+t) nondecreasing, RN(hx*u) monotone in u), so the ends of that

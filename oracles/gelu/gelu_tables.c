@@ -2,6 +2,7 @@
 #include "oracles/gelu/gelu_fwd_tables.h" /* tp_gelu_tanhf_abs_set */
 
 #include "core/tp_format.h"
+#include "oracles/common/vendor_ulp.h"
 
 #include <math.h>
 #include <mpfi.h>
@@ -295,13 +296,6 @@ static void rn32_tanh_bracket(f32_ws *ws, float z, float *lo, float *hi)
     *hi = mpfr_get_flt(ws->thi, MPFR_RNDN);
 }
 
-static float step_f32(float v, int n, float toward)
-{
-    for (int i = 0; i < n; i++)
-        v = nextafterf(v, toward);
-    return v;
-}
-
 /* tanh is increasing: the extremes come from the ends of z. */
 static fset model_tanhf(f32_ws *ws, fset z, int ulp, double abs)
 {
@@ -315,7 +309,7 @@ static fset model_tanhf(f32_ws *ws, fset z, int ulp, double abs)
     rn32_tanh_bracket(ws, z.lo, &lo, &hi);
     if (z.hi != z.lo)
         rn32_tanh_bracket(ws, z.hi, &unused, &hi);
-    fset s = {step_f32(lo, ulp, -INFINITY), step_f32(hi, ulp, INFINITY)};
+    fset s = {tp_vendor_lower(lo, hi, ulp), tp_vendor_upper(lo, hi, ulp)}; /* oracles/common/vendor_ulp.h */
     return s;
 }
 

@@ -56,7 +56,7 @@ tp_gelu_model tp_gelu_model_pilot(int tanh_ulp, int fma_any);
  * model_f: every fp32 + - * rounds to nearest even; each fusable pattern
  *   (x + a*x3, 1 + k3a*x2, 1 - t*t, and the final sum with either
  *   product fused) may be fused or not when fma_any; tanhf(z) is any fp32
- *   value within tanh_ulp nextafterf steps of RN32(tanh(z)); no flush to
+ *   value within tanh_ulp ulps of RN32(tanh(z)) (oracles/common/vendor_ulp.h); no flush to
  *   zero. Sets are propagated as fp32 intervals, so the result is a
  *   (slightly wide) hull. An x for which the model admits a NaN gets NaN
  *   ends: no interval of reals describes it.

@@ -4,6 +4,7 @@
 #include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/common/op_common.h" /* tp_parse_f32 */
 #include "oracles/common/ival_guard.h"
+#include "oracles/common/vendor_ulp.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -224,13 +225,9 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
      * each step monotone (the last decreasing) */
     const tp_ln_fint q = {qlo, qhi}, w = add_eps(tp_ln_div_n(q, nf), eps);
     const float wlo = w.lo, whi = w.hi;
-    float rlo = tp_ln_rsqrt_rn(whi), rhi = tp_ln_rsqrt_rn(wlo);
-    for (int k = 0; k < rsqrt_ulp; k++) {
-        rlo = nextafterf(rlo, -INFINITY);
-        rhi = nextafterf(rhi, INFINITY);
-    }
-    rstd->lo = rlo;
-    rstd->hi = rhi;
+    const float rlo = tp_ln_rsqrt_rn(whi), rhi = tp_ln_rsqrt_rn(wlo);
+    rstd->lo = tp_vendor_lower(rlo, rhi, rsqrt_ulp); /* rsqrtf within its ulps: oracles/common/vendor_ulp.h */
+    rstd->hi = tp_vendor_upper(rlo, rhi, rsqrt_ulp);
     fesetround(saved);
     return 0;
 }

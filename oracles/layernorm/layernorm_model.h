@@ -51,8 +51,8 @@ void tp_ln_sum_reals(double slo, double shi, double absum, int n, int rounded_te
  *   model: every fp32 mean and rstd the kernel (kernels/layernorm_fwd.hip)
  *          can produce: mean = RN32(s / n) with s an any-order fp32 sum;
  *          var = RN32(q / n) with q an any-order fp32 sum of RN32(x - mean)^2
- *          (products rounded or fused); rstd within rsqrt_ulp nextafterf
- *          steps of RN32(1/sqrt(RN32(var + eps)));
+ *          (products rounded or fused); rstd within rsqrt_ulp ulps of
+ *          RN32(1/sqrt(RN32(var + eps))) (oracles/common/vendor_ulp.h);
  *   exact: mu = sum x / n and rho = 1/sqrt(sum (x - mu)^2 / n + eps) as
  *          MPFI enclosures (initialised by the caller).
  * Either output pointer may be NULL. Returns 0, or -1 for n outside

@@ -9,8 +9,10 @@
  *
  * Model (contract [model]), following kernels/softmax_fwd.hip step by step:
  *   d  = RN32(x - M)          a point: M is exact (tp_row_max, proven);
- *   e  = expf(d)              any fp32 within expf_ulp nextafterf steps of
- *                             RN32(exp(d)): an interval [e_lo, e_hi];
+ *   e  = expf(d)              any fp32 within expf_ulp ulps of RN32(exp(d))
+ *                             (oracles/common/vendor_ulp.h: ulps of the
+ *                             correctly rounded value, or as many fp32
+ *                             steps): an interval [e_lo, e_hi];
  *   y1 = RN16(e)              intermediate = "binary16" (the pilot writes e
  *                             to y and re-reads it), or y1 = e with
  *                             intermediate = "fp32";
@@ -33,6 +35,7 @@
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
 #include "oracles/common/ival_guard.h"
+#include "oracles/common/vendor_ulp.h"
 #include "oracles/common/proven/tp_ival_mul.h"
 #include "oracles/common/proven/tp_ival_div.h"
 
@@ -47,7 +50,7 @@
 #define EXP_PREC 64 /* bits of the MPFR exp evaluations */
 
 typedef struct {
-    int expf_ulp;     /* nextafterf steps around RN32(exp) */
+    int expf_ulp;     /* vendor ulps around RN32(exp) */
     int double_round; /* 1: e is rounded to binary16 before the scaling */
 } sm_model;
 
@@ -112,13 +115,6 @@ typedef struct {
     mpfr_t r24; /* 24 bits: one correctly rounded fp32 division */
 } sm_ws;
 
-static float step_f32(float v, int n, float toward)
-{
-    for (int i = 0; i < n; i++)
-        v = nextafterf(v, toward);
-    return v;
-}
-
 static void entry_fill(sm_ws *w, double d, int ulp, sm_entry *en)
 {
     mpfr_set_d(w->d, d, MPFR_RNDN); /* exact: d has at most 41 significant bits */
@@ -139,8 +135,8 @@ static void entry_fill(sm_ws *w, double d, int ulp, sm_entry *en)
         mpfr_nextabove(w->q);
     }
     float lo = mpfr_get_flt(w->t, MPFR_RNDN), hi = mpfr_get_flt(w->q, MPFR_RNDN);
-    en->e_lo = step_f32(lo, ulp, -INFINITY);
-    en->e_hi = step_f32(hi, ulp, INFINITY);
+    en->e_lo = tp_vendor_lower(lo, hi, ulp); /* expf within its ulps: oracles/common/vendor_ulp.h */
+    en->e_hi = tp_vendor_upper(lo, hi, ulp);
 }
 
 /* One row of x (format in) to y (format out); rounding mode is nearest on

@@ -1,0 +1,126 @@
+/* Checks oracles/common/vendor_ulp.h against the definitions, value by
+ * value: for brackets [lo, hi] of correctly rounded results (single values
+ * and runs of up to 9 consecutive binary32 values, around powers of two,
+ * in the subnormals, near the overflow threshold, negative and positive,
+ * and random) and k = 1..4 ulps, the admitted ends must be the least and
+ * the greatest binary32 r with |r - c| <= k ulp(c), ulp(c) read off c's
+ * exponent field (the spacing at and above |c|), or at most k values away
+ * from c in the order of binary32 values, for some c in the bracket. Brute
+ * force over the binary32 values near the bracket; r - c is exact in
+ * double there. Also: 2k steps below a power of two are admitted. */
+#include "tests/tap.h"
+#include "oracles/common/vendor_ulp.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static double ulp_bits(float c)
+{
+    uint32_t u;
+    memcpy(&u, &c, 4);
+    const int e = (int)((u >> 23) & 0xff);
+    return ldexp(1.0, (e ? e : 1) - 150);
+}
+
+static float step(float v, int n, float toward)
+{
+    for (int i = 0; i < n; i++)
+        v = nextafterf(v, toward);
+    return v;
+}
+
+/* The position of a binary32 value in the order of values (-0 = +0). */
+static int64_t ord(float f)
+{
+    int32_t i;
+    memcpy(&i, &f, 4);
+    return i < 0 ? -(int64_t)(i & 0x7fffffff) : (int64_t)i;
+}
+
+static int admitted(float r, float lo, float hi, int k)
+{
+    for (float c = lo;; c = nextafterf(c, INFINITY)) {
+        const int64_t d = ord(r) - ord(c);
+        if (fabs((double)r - (double)c) <= k * ulp_bits(c) || (d <= k && -d <= k))
+            return 1;
+        if (c == hi)
+            return 0;
+    }
+}
+
+static long checked, wrong, narrower;
+
+static void check(float lo, float hi, int k)
+{
+    if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi))
+        return;
+    const int reach = 4 * k + 4;
+    float want_lo = INFINITY, want_hi = -INFINITY;
+    float first = step(lo, reach, -INFINITY), last = step(hi, reach, INFINITY);
+    first = isfinite(first) ? first : -FLT_MAX;
+    last = isfinite(last) ? last : FLT_MAX;
+    for (float r = first;; r = nextafterf(r, INFINITY)) {
+        if (admitted(r, lo, hi, k)) {
+            want_lo = r < want_lo ? r : want_lo;
+            want_hi = r > want_hi ? r : want_hi;
+        }
+        if (r == last)
+            break;
+    }
+    /* beyond the binary32 range: the ends go to infinity, as k nextafterf steps do */
+    if ((double)lo - k * ulp_bits(lo) < -(double)FLT_MAX || !isfinite(step(lo, k, -INFINITY)))
+        want_lo = -INFINITY;
+    if ((double)hi + k * ulp_bits(hi) > (double)FLT_MAX || !isfinite(step(hi, k, INFINITY)))
+        want_hi = INFINITY;
+    const float got_lo = tp_vendor_lower(lo, hi, k), got_hi = tp_vendor_upper(lo, hi, k);
+    checked++;
+    if (got_lo != want_lo || got_hi != want_hi) {
+        if (wrong++ < 5)
+            tap_diag("[%a, %a] k=%d: got [%a, %a], want [%a, %a]", lo, hi, k, got_lo, got_hi, want_lo, want_hi);
+    }
+    if (got_lo > step(lo, k, -INFINITY) || got_hi < step(hi, k, INFINITY))
+        narrower++;
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1du;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)rng;
+}
+
+int main(void)
+{
+    const float centres[] = {1.0f, 0.5f, 2.0f, 0x1p-126f, 0x1p-125f, 0x1p-124f, 0x1p-149f, 0.0f, 65536.0f,
+                             0x1p127f, 0x1.fffffep127f, 0x1.8p0f, 3.0f, 0.75f, 0x1p-20f};
+    for (int k = 1; k <= 4; k++)
+        for (size_t i = 0; i < sizeof centres / sizeof centres[0]; i++)
+            for (int sgn = 0; sgn < 2; sgn++) {
+                const float c = sgn ? -centres[i] : centres[i];
+                for (int a = -6; a <= 6; a++)
+                    for (int w = 0; w <= 8; w++) {
+                        const float lo = a < 0 ? step(c, -a, -INFINITY) : step(c, a, INFINITY);
+                        check(lo, step(lo, w, INFINITY), k);
+                    }
+            }
+    for (int n = 0; n < 30000; n++) {
+        uint32_t u = next();
+        float c;
+        memcpy(&c, &u, 4);
+        if (!isfinite(c))
+            continue;
+        check(c, step(c, (int)(next() % 9), INFINITY), 1 + (int)(next() % 4));
+    }
+    tap_ok(wrong == 0 && checked > 40000,
+           "tp_vendor_lower/upper: the least and greatest binary32 within k ulp(c) or k steps of some c of the "
+           "bracket, in %ld of %ld brackets", checked - wrong, checked);
+    tap_ok(narrower == 0, "the ends are never inside the old k nextafterf steps (%ld are)", narrower);
+    const float below = step(1.0f, 2, -INFINITY);
+    tap_ok(tp_vendor_lower(1.0f, 1.0f, 1) == below && tp_vendor_upper(1.0f, 1.0f, 1) == step(1.0f, 1, INFINITY),
+           "1 ulp around a correctly rounded 1.0 admits [1 - 2^-23, 1 + 2^-23]: two binary32 steps below, one above");
+    return tap_done();
+}
