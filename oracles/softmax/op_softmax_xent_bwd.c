@@ -27,6 +27,8 @@
 #include "oracles/softmax/proven/softmax.h"
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
+#include "oracles/common/ival_guard.h"
+#include "oracles/common/proven/tp_ival_mul.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -68,6 +70,29 @@ typedef struct {
     mpfr_t D, t, u;
 } xent_ws;
 
+/* The kernel's gi = RN32(s RN32(g - dot)) over dot in [dot_lo, dot_hi]:
+ * the ends of the proven interval difference and product
+ * (oracles/common/proven/tp_ival.c, tp_ival_mul.c, T3) where their
+ * requires hold; else the same fp32 operations on the host (in
+ * round-to-nearest: exactly the kernel's RN32). *p1 <= *p2 either way. */
+static void gi_ends(float g, float s, float dot_lo, float dot_hi, float *p1, float *p2)
+{
+    const tp_ival32 gv = {g, g}, dv = {dot_lo, dot_hi}, sv = {s, s};
+    if (tp_ival32_addsub_ok(gv, dv)) {
+        const tp_ival32 d = tp_ival32_sub(gv, dv);
+        if (tp_ival32_mul_ok(sv, d)) {
+            const tp_ival32 p = tp_ival32_mul(sv, d);
+            *p1 = p.lo;
+            *p2 = p.hi;
+            return;
+        }
+    }
+    const float d_lo = g - dot_hi, d_hi = g - dot_lo;
+    const float a = s * d_lo, b = s * d_hi;
+    *p1 = a < b ? a : b;
+    *p2 = a < b ? b : a;
+}
+
 /* One row of s, g (format in) to gi (format out); rounding mode is nearest
  * on entry and on exit. */
 static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n, const uint16_t *s16,
@@ -105,9 +130,8 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
         return -2;
 
     for (int j = 0; j < n; j++) {
-        /* fp32 operations in round-to-nearest: exactly the kernel's RN32 */
-        const float d_lo = gf[j] - dot_hi, d_hi = gf[j] - dot_lo;
-        const float p1 = sf[j] * d_lo, p2 = sf[j] * d_hi;
+        float p1, p2;
+        gi_ends(gf[j], sf[j], dot_lo, dot_hi, &p1, &p2);
         /* exact: s * (g - D) */
         mpfr_set_flt(w->u, gf[j], MPFR_RNDN);
         mpfr_sub(w->u, w->u, w->D, MPFR_RNDN);
