@@ -10,19 +10,12 @@
  * double there. Also: 2k steps below a power of two are admitted. */
 #include "tests/tap.h"
 #include "oracles/common/vendor_ulp.h"
+#include "tests/vendor_ulp_ref.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-
-static double ulp_bits(float c)
-{
-    uint32_t u;
-    memcpy(&u, &c, 4);
-    const int e = (int)((u >> 23) & 0xff);
-    return ldexp(1.0, (e ? e : 1) - 150);
-}
 
 static float step(float v, int n, float toward)
 {
@@ -31,19 +24,10 @@ static float step(float v, int n, float toward)
     return v;
 }
 
-/* The position of a binary32 value in the order of values (-0 = +0). */
-static int64_t ord(float f)
-{
-    int32_t i;
-    memcpy(&i, &f, 4);
-    return i < 0 ? -(int64_t)(i & 0x7fffffff) : (int64_t)i;
-}
-
 static int admitted(float r, float lo, float hi, int k)
 {
     for (float c = lo;; c = nextafterf(c, INFINITY)) {
-        const int64_t d = ord(r) - ord(c);
-        if (fabs((double)r - (double)c) <= k * ulp_bits(c) || (d <= k && -d <= k))
+        if (ref_within_ulps(r, c, k))
             return 1;
         if (c == hi)
             return 0;
@@ -70,9 +54,9 @@ static void check(float lo, float hi, int k)
             break;
     }
     /* beyond the binary32 range: the ends go to infinity, as k nextafterf steps do */
-    if ((double)lo - k * ulp_bits(lo) < -(double)FLT_MAX || !isfinite(step(lo, k, -INFINITY)))
+    if ((double)lo - k * ref_ulp(lo) < -(double)FLT_MAX || !isfinite(step(lo, k, -INFINITY)))
         want_lo = -INFINITY;
-    if ((double)hi + k * ulp_bits(hi) > (double)FLT_MAX || !isfinite(step(hi, k, INFINITY)))
+    if ((double)hi + k * ref_ulp(hi) > (double)FLT_MAX || !isfinite(step(hi, k, INFINITY)))
         want_hi = INFINITY;
     const float got_lo = tp_vendor_lower(lo, hi, k), got_hi = tp_vendor_upper(lo, hi, k);
     checked++;
