@@ -3,6 +3,8 @@
 
 #include "core/tp_format.h"
 #include "oracles/common/vendor_ulp.h"
+#include "oracles/common/ival_guard.h"
+#include "oracles/common/proven/tp_ival_mul.h"
 
 #include <math.h>
 #include <mpfi.h>
@@ -235,8 +237,18 @@ static void prod_range(f32_ws *ws, fset p, fset q, double *mn, double *mx)
     }
 }
 
+/* The proven interval primitives (oracles/common/proven/tp_ival_mul.c,
+ * tp_ival_fma.c, T3) where oracles/common/ival_guard.h finds their
+ * requires hold (finite ends, products and sums within range,
+ * round-to-nearest); the MPFR evaluation below elsewhere. */
 static fset rn_mul(f32_ws *ws, fset p, fset q)
 {
+    const tp_ival32 a = {p.lo, p.hi}, b = {q.lo, q.hi};
+    if (tp_ival32_mul_ok(a, b)) {
+        const tp_ival32 v = tp_ival32_mul(a, b);
+        const fset s = {v.lo, v.hi};
+        return s;
+    }
     double mn, mx;
     prod_range(ws, p, q, &mn, &mx);
     fset s = {rn32_d(ws, mn), rn32_d(ws, mx)};
@@ -247,6 +259,13 @@ static fset rn_mul(f32_ws *ws, fset p, fset q)
  * (with p*q a point already rounded) the plain sum. */
 static fset rn_fma(f32_ws *ws, fset p, fset q, fset r, int sign)
 {
+    /* sign*p as an interval: negation is exact */
+    const tp_ival32 a = {sign < 0 ? -p.hi : p.lo, sign < 0 ? -p.lo : p.hi}, b = {q.lo, q.hi}, c = {r.lo, r.hi};
+    if (tp_ival32_fma_ok(a, b, c)) {
+        const tp_ival32 v = tp_ival32_fma(a, b, c);
+        const fset s = {v.lo, v.hi};
+        return s;
+    }
     double mn, mx;
     prod_range(ws, p, q, &mn, &mx);
     if (sign < 0) {
