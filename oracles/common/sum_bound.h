@@ -21,8 +21,8 @@
  * get a constant derived for their length. Not WP-proven (the T3 proof of
  * oracles/common/proven/dot_fp32.c covers n <= 65536 with TP_DOT_C); tests
  * check emulated sums of up to 2^20 terms against it. */
-#ifndef TP_SUM_BOUND_H
-#define TP_SUM_BOUND_H
+#ifndef TP_SUM_C_H
+#define TP_SUM_C_H
 
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA */
 

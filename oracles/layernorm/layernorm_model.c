@@ -4,6 +4,7 @@
 #include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/common/op_common.h" /* tp_parse_f32 */
 #include "oracles/common/ival_guard.h"
+#include "oracles/common/proven/tp_sum_bound.h"
 #include "oracles/common/vendor_ulp.h"
 
 #include <fenv.h>
@@ -63,6 +64,30 @@ tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int roun
     tp_ln_sum_reals(slo, shi, absum, n, rounded_terms, &lo, &hi);
     tp_ln_fint r = {tp_ln_f32_up(lo), tp_ln_f32_down(hi)};
     return r;
+}
+
+tp_ln_fint tp_ln_sum_model_exact(const mpfr_t S, double absum, int n)
+{
+    /* S as a double pair hi + lo, when two doubles hold it exactly (sums of
+     * binary16 values and of their exact products do, up to 2^31 terms) */
+    mpfr_t r;
+    mpfr_init2(r, mpfr_get_prec(S));
+    const double hi = mpfr_get_d(S, MPFR_RNDN);
+    mpfr_sub_d(r, S, hi, MPFR_RNDN);
+    const double lo = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_sub_d(r, r, lo, MPFR_RNDN);
+    const int pair_exact = mpfr_zero_p(r);
+    mpfr_clear(r);
+    /* tp_sum_bound_rn's requires (sum_bound_inputs), its constant TP_DOT_C
+     * (the bound holds for it up to 65536 terms: tp_sum_c), and the
+     * round-to-nearest its proof assumes */
+    if (pair_exact && fabs(hi) <= 0x1p60 && fabs(lo) <= 0x1p60 && absum >= 0.0 && absum <= 0x1p60 && n <= 65536 &&
+        tp_sum_c(n) == TP_DOT_C && fegetround() == FE_TONEAREST) {
+        const tp_ival64 b = tp_sum_bound_rn(hi, lo, absum, 0.0, (double)n);
+        const tp_ln_fint f = {tp_ln_f32_up(b.lo), tp_ln_f32_down(b.hi)};
+        return f;
+    }
+    return tp_ln_sum_model(mpfr_get_d(S, MPFR_RNDD), mpfr_get_d(S, MPFR_RNDU), absum, n, 0);
 }
 
 /* The proven interval quotient where its requires hold, else the same two
@@ -157,11 +182,8 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
     double absx = 0.0; /* exact up to 2^13 terms, rounded up beyond */
     for (int j = 0; j < n; j++)
         absx += fabs((double)x[j]);
-    /* S rounded up and down (for one chunk these are sh + sl so rounded) */
-    double s_hi = mpfr_get_d(Se, MPFR_RNDU);
-    double s_lo = mpfr_get_d(Se, MPFR_RNDD);
     fesetround(FE_TONEAREST);
-    tp_ln_fint s = tp_ln_sum_model(s_lo, s_hi, absx, n, 0);
+    const tp_ln_fint s = tp_ln_sum_model_exact(Se, absx, n);
     const float nf = (float)n;
     const tp_ln_fint m = tp_ln_div_n(s, nf);
     if (mean)

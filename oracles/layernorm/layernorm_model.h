@@ -37,6 +37,13 @@ float tp_ln_rsqrt_rn(float w);
  * Requires n <= TP_SUM_N_MAX. */
 tp_ln_fint tp_ln_sum_model(double slo, double shi, double absum, int n, int rounded_terms);
 
+/* The same for a sum of n exact terms (rounded_terms = 0) whose exact value
+ * S is known: the interval of the proven any-order sum bound
+ * (oracles/common/proven/tp_sum_bound.c, T3, as GEMM's) from S as an exact
+ * double pair and absum >= sum |t|, for n <= 65536 in round-to-nearest; else
+ * tp_ln_sum_model. */
+tp_ln_fint tp_ln_sum_model_exact(const mpfr_t S, double absum, int n);
+
 /* { RN32(v / nf) : v in a } for nf > 0, in round-to-nearest: through the
  * proven interval quotient (oracles/common/proven/tp_ival_div.c) where its
  * requires hold. */

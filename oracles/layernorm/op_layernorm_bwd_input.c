@@ -242,11 +242,9 @@ static int row(const ln_bwd_model *md, const tp_format *fm, const tp_format *fs,
     double a1 = 0.0, p2hi = 0.0, a2 = 0.0; /* a1 exact up to 2^13 terms, rounded up beyond */
     for (int j = 0; j < cols; j++)
         a1 += fabs((double)dy[j] * (double)g[j]);
-    /* the exact sum rounded up and down (for one chunk: h + l so rounded) */
-    const double s1hi = mpfr_get_d(s1x, MPFR_RNDU), s1lo = mpfr_get_d(s1x, MPFR_RNDD);
-    mpfr_clear(s1x);
     fesetround(FE_TONEAREST);
-    tp_ln_fint s1 = tp_ln_sum_model(s1lo, s1hi, a1, cols, 0);
+    const tp_ln_fint s1 = tp_ln_sum_model_exact(s1x, a1, cols);
+    mpfr_clear(s1x);
     /* the kernel's xh per element (an interval when m, s are), and sum2 */
     tp_ln_fint *xh = malloc((size_t)cols * sizeof *xh);
     if (!xh) {
