@@ -50,10 +50,36 @@
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
+#include "oracles/common/proven/tp_sum_bound.h"
 
 #include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
+
+/* Every real within e = m*C(m)*abs + m*TP_DOT_ETA of the exact sum
+ * S = fx 2^-24 (abs >= sum |t|): the interval of the proven any-order sum
+ * bound (oracles/common/proven/tp_sum_bound.c, T3, GEMM's) from S as an
+ * exact double pair, for m <= 65536 terms in round-to-nearest; otherwise
+ * the same bound in directed rounding from S's double enclosure. */
+static void fp32_sum_interval(int64_t fx, double ex_lo, double ex_hi, double abs, int m, double *lo, double *hi)
+{
+    const double h = (double)fx; /* within 2^62: the remainder is exact */
+    if (m <= 65536 && tp_sum_c(m) == TP_DOT_C && fegetround() == FE_TONEAREST && fabs(h) <= 0x1p62 &&
+        abs <= 0x1p60) {
+        const double l = (double)(fx - (int64_t)h);
+        const tp_ival64 b = tp_sum_bound_rn(ldexp(h, -24), ldexp(l, -24), abs, 0.0, (double)m);
+        *lo = b.lo;
+        *hi = b.hi;
+        return;
+    }
+    const int saved = fegetround();
+    fesetround(FE_UPWARD);
+    const double e = (double)m * tp_sum_c(m) * abs + (double)m * TP_DOT_ETA;
+    *hi = ex_hi + e;
+    fesetround(FE_DOWNWARD);
+    *lo = ex_lo - e;
+    fesetround(saved);
+}
 
 /* The [model] keys, as the registry publishes them (check_model below
  * stays the judge of a whole model). */
@@ -244,11 +270,9 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
                 double abs = 0.0;
                 for (int k = 0; k < m; k++)
                     abs += fabs(t[k]); /* exact up to 2^13 terms, rounded up beyond */
-                double e = (double)m * tp_sum_c(m) * abs + (double)m * TP_DOT_ETA;
-                double hi = ex_hi + e;
-                fesetround(FE_DOWNWARD);
-                double lo = ex_lo - e;
                 fesetround(saved);
+                double lo, hi;
+                fp32_sum_interval(fx, ex_lo, ex_hi, abs, m, &lo, &hi);
                 tp_bound_shrink(ex, &lo, &hi); /* tests only: 1 = untouched */
                 r->allow_lo = tp_round_lower(fo, lo);
                 r->allow_hi = tp_round_upper(fo, hi);
