@@ -50,28 +50,20 @@
 #include "oracles/common/op_common.h"
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
-#include "oracles/common/proven/tp_sum_bound.h"
+#include "oracles/common/sum_interval.h"
 
 #include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 
 /* Every real within e = m*C(m)*abs + m*TP_DOT_ETA of the exact sum
- * S = fx 2^-24 (abs >= sum |t|): the interval of the proven any-order sum
- * bound (oracles/common/proven/tp_sum_bound.c, T3, GEMM's) from S as an
- * exact double pair, for m <= 65536 terms in round-to-nearest; otherwise
- * the same bound in directed rounding from S's double enclosure. */
+ * S = fx 2^-24 (abs >= sum |t|): the proven bound's interval where it
+ * applies (oracles/common/sum_interval.h), else the same bound in directed
+ * rounding from S's double enclosure. */
 static void fp32_sum_interval(int64_t fx, double ex_lo, double ex_hi, double abs, int m, double *lo, double *hi)
 {
-    const double h = (double)fx; /* within 2^62: the remainder is exact */
-    if (m <= 65536 && tp_sum_c(m) == TP_DOT_C && fegetround() == FE_TONEAREST && fabs(h) <= 0x1p62 &&
-        abs <= 0x1p60) {
-        const double l = (double)(fx - (int64_t)h);
-        const tp_ival64 b = tp_sum_bound_rn(ldexp(h, -24), ldexp(l, -24), abs, 0.0, (double)m);
-        *lo = b.lo;
-        *hi = b.hi;
+    if (tp_sum_interval_fix24(fx, abs, m, lo, hi))
         return;
-    }
     const int saved = fegetround();
     fesetround(FE_UPWARD);
     const double e = (double)m * tp_sum_c(m) * abs + (double)m * TP_DOT_ETA;

@@ -4,7 +4,7 @@
 #include "oracles/layernorm/layernorm_exact.h"
 #include "oracles/common/op_common.h" /* tp_parse_f32 */
 #include "oracles/common/ival_guard.h"
-#include "oracles/common/proven/tp_sum_bound.h"
+#include "oracles/common/sum_interval.h"
 #include "oracles/common/vendor_ulp.h"
 
 #include <fenv.h>
@@ -78,13 +78,9 @@ tp_ln_fint tp_ln_sum_model_exact(const mpfr_t S, double absum, int n)
     mpfr_sub_d(r, r, lo, MPFR_RNDN);
     const int pair_exact = mpfr_zero_p(r);
     mpfr_clear(r);
-    /* tp_sum_bound_rn's requires (sum_bound_inputs), its constant TP_DOT_C
-     * (the bound holds for it up to 65536 terms: tp_sum_c), and the
-     * round-to-nearest its proof assumes */
-    if (pair_exact && fabs(hi) <= 0x1p60 && fabs(lo) <= 0x1p60 && absum >= 0.0 && absum <= 0x1p60 && n <= 65536 &&
-        tp_sum_c(n) == TP_DOT_C && fegetround() == FE_TONEAREST) {
-        const tp_ival64 b = tp_sum_bound_rn(hi, lo, absum, 0.0, (double)n);
-        const tp_ln_fint f = {tp_ln_f32_up(b.lo), tp_ln_f32_down(b.hi)};
+    double L, H;
+    if (pair_exact && tp_sum_interval_exact(hi, lo, absum, n, &L, &H)) {
+        const tp_ln_fint f = {tp_ln_f32_up(L), tp_ln_f32_down(H)};
         return f;
     }
     return tp_ln_sum_model(mpfr_get_d(S, MPFR_RNDD), mpfr_get_d(S, MPFR_RNDU), absum, n, 0);

@@ -14,6 +14,7 @@
 #include "oracles/layernorm/layernorm_model.h"
 #include "oracles/layernorm/proven/layernorm_cols.h" /* TP_LN_N_MAX */
 #include "oracles/common/op_common.h"
+#include "oracles/common/sum_interval.h"
 #include "core/tp_format.h"
 
 #include <fenv.h>
@@ -43,6 +44,13 @@ static int params_check_model(const tp_value *model, char *err, size_t errlen)
     return 0;
 }
 
+static void admit_floats(tp_ref *e, double lo, double hi)
+{
+    tp_bound_shrink(e->exact, &lo, &hi);
+    e->allow_lo = tp_ln_f32_up(lo);
+    e->allow_hi = tp_ln_f32_down(hi);
+}
+
 /* The admitted fp32 sums: the floats in the real interval of
  * tp_ln_sum_reals (what tp_ln_sum_model returns), that interval first
  * narrowed toward e->exact by the test-only tp_bound_shrink (a no-op at its
@@ -51,9 +59,17 @@ static void sum_admitted(tp_ref *e, double slo, double shi, double absum, int n,
 {
     double lo, hi;
     tp_ln_sum_reals(slo, shi, absum, n, rounded_terms, &lo, &hi);
-    tp_bound_shrink(e->exact, &lo, &hi);
-    e->allow_lo = tp_ln_f32_up(lo);
-    e->allow_hi = tp_ln_f32_down(hi);
+    admit_floats(e, lo, hi);
+}
+
+/* dbeta's: the proven bound's interval (oracles/common/sum_interval.h)
+ * from the exact fixed-point column sum where it applies. */
+static void sum_admitted_fix(tp_ref *e, int64_t fix, double slo, double shi, double absum, int n)
+{
+    double lo, hi;
+    if (!tp_sum_interval_fix24(fix, absum, n, &lo, &hi))
+        tp_ln_sum_reals(slo, shi, absum, n, 0, &lo, &hi);
+    admit_floats(e, lo, hi);
 }
 
 static int params_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
@@ -120,7 +136,7 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
             e->exact = tp_ln_fix_to_double(fix[col]);
             e->exact_lo = slo;
             e->exact_hi = shi;
-            sum_admitted(e, slo, shi, a, R, 0);
+            sum_admitted_fix(e, fix[col], slo, shi, a, R);
         } else {
             /* The exact dgamma as an MPFR sum of exact double pieces: xv - m
              * is a multiple of 2^-24 below 2^17 (41 bits), times s (11
