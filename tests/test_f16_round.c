@@ -13,12 +13,20 @@
  *  - ends that are not finite (the proof needs finite ones) stay as they
  *    are: infinite ends, and NaN (an op's "no value admitted");
  *  - random intervals: the rounding of every sampled point lies between
- *    the ends. */
+ *    the ends.
+ * And the binary32 ends of oracles/common/round_ends.h (the proven
+ * tp_f32_round.c in round-to-nearest, the codec's rounding otherwise) equal
+ * the codec's rounding in all four rounding modes, near every power of two,
+ * at midpoints, at the overflow threshold and on random doubles. */
 #include "tests/tap.h"
 #include "core/tp_ieee.h"
 #include "oracles/common/f16_ends.h"
+#include "oracles/common/round_ends.h"
 
+#include <fenv.h>
+#include <float.h>
 #include <math.h>
+#include <string.h>
 #include <mpfr.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,7 +48,7 @@ static long check(double x, double lo_want, double hi_want, long *bad)
 
 int main(void)
 {
-    tap_plan(5);
+    tap_plan(6);
     long n = 0, bad = 0, ties = 0;
     for (uint32_t c = 0; c <= 0xffff; c++) {
         if (tp_ieee_is_nan(c, 5, 10) || tp_ieee_is_inf(c, 5, 10) || c == 0x8000)
@@ -117,5 +125,34 @@ int main(void)
     tap_ok(wrong == 0, "the midpoint (v + w) * 0.5 of each of the %ld pairs of neighbouring finite patterns is the "
                        "exact one (%ld not)",
            mids, wrong);
+    /* binary32 ends: proven (round-to-nearest) or codec, the same value */
+    const int modes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    long b32 = 0, b32_bad = 0;
+    uint64_t r = 0x243f6a8885a308d3u;
+    for (int k = 0; k < 200000; k++) {
+        double x;
+        if (k < 2000) { /* near 2^e, and the midpoints around it */
+            const double p = ldexp(1.0, (k % 280) - 150);
+            const double cand[] = {p, nextafter(p, 0), nextafter(p, 1e300), p * (1 + 0x1p-24), p * (1 - 0x1p-25),
+                                   (double)FLT_MAX, (double)FLT_MAX + 0x1p103, nextafter((double)FLT_MAX, 1e300)};
+            x = cand[(k / 280) % 8] * ((k & 1) ? -1 : 1);
+        } else {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            memcpy(&x, &r, sizeof x);
+            if (!isfinite(x) || fabs(x) > 0x1p130 || fabs(x) < 0x1p-160)
+                x = ldexp((double)(int64_t)(r >> 11) * 0x1p-53, (int)(r % 300) - 150);
+        }
+        for (int m = 0; m < 4; m++) {
+            fesetround(modes[m]);
+            const double lo = tp_round_lower(&tp_binary32, x), hi = tp_round_upper(&tp_binary32, x);
+            fesetround(FE_TONEAREST);
+            const double want = tp_binary32.round(x);
+            b32++;
+            b32_bad += !(lo == want && hi == want);
+        }
+    }
+    tap_ok(b32_bad == 0, "binary32 ends (oracles/common/round_ends.h) equal the codec's rounding on %ld (double, "
+                         "mode) pairs (%ld differ)",
+           b32, b32_bad);
     return tap_exit();
 }
