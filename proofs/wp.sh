@@ -35,7 +35,7 @@ name=$(basename "$src" .c)
 #   /* wp: model=typed+real tiers=T1,T2 */
 # and may name its provers, in the order to try them (see below):
 #   /* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
-marker=$(grep -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,]+)? \*/' "$src")
+marker=$(grep -a -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,]+)? \*/' "$src")
 [ -n "$marker" ] || die "$src has no '/* wp: model=... tiers=... */' line saying how to prove it"
 model=$(echo "$marker" | sed -E 's|.*model=([a-z+]+).*|\1|')
 tiers=$(echo "$marker" | sed -E 's|.*tiers=([T0-9,]+).*|\1|; s|,| |g')
@@ -102,7 +102,7 @@ rc=$?
 # one (other builds on the same two cores). Such a goal is tried once more
 # with four times the limit; the goals already proved come from the cache.
 # A goal the provers cannot prove still fails, only later.
-if [ $rc -eq 0 ] && grep -qE '^\[wp\] \[(Timeout|Failed|Unknown)\]' "$log"; then
+if [ $rc -eq 0 ] && grep -aqE '^\[wp\] \[(Timeout|Failed|Unknown)\]' "$log"; then
     echo "wp.sh: $name: goals left unproved within ${timeout} s; trying them again with $((4 * timeout)) s" >&2
     prove $((4 * timeout))
     rc=$?
@@ -110,16 +110,16 @@ fi
 end=$(date +%s.%N)
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 
-summary=$(grep -E '^\[wp\] Proved goals:' "$log" | tail -1)
+summary=$(grep -aE '^\[wp\] Proved goals:' "$log" | tail -1)
 proved=$(echo "$summary" | sed -E 's|.*: *([0-9]+) */ *([0-9]+).*|\1|')
 goals=$(echo "$summary" | sed -E 's|.*: *([0-9]+) */ *([0-9]+).*|\2|')
 if [ $rc -ne 0 ] || [ -z "$summary" ]; then
     echo "wp.sh: frama-c failed on $src (exit $rc), see $log" >&2
-    grep -E 'User Error|\[kernel\].*[Ee]rror' "$log" | head -5 >&2
+    grep -aE 'User Error|\[kernel\].*[Ee]rror' "$log" | head -5 >&2
     exit 1
 fi
 # Provers that closed at least one goal, as Frama-C names them.
-provers=$(sed -n '/^\[wp\] Proved goals:/,$p' "$log" | grep -E '^  [A-Za-z]' |
+provers=$(sed -n '/^\[wp\] Proved goals:/,$p' "$log" | grep -aE '^  [A-Za-z]' |
     awk -F: '$2 ~ /^ *[1-9]/ { gsub(/^ +| +$/, "", $1); print $1 }' |
     awk 'BEGIN { ORS = "" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 }')
 
@@ -129,8 +129,8 @@ printf '{"oracle": "%s", "goals": %d, "proved": %d, "provers": [%s], "seconds": 
 status=0
 if [ "$proved" != "$goals" ]; then
     echo "wp.sh: $name: $proved/$goals goals proved; unproved:" >&2
-    grep -E '^\[wp\] \[(Failed|Timeout|Unknown)' "$log" | sed 's/^/  /' >&2
-    grep -E '^\[wp\] \[[^]]*\] Goal .* : (Timeout|Unknown|Failed)' "$log" | sed 's/^/  /' >&2
+    grep -aE '^\[wp\] \[(Failed|Timeout|Unknown)' "$log" | sed 's/^/  /' >&2
+    grep -aE '^\[wp\] \[[^]]*\] Goal .* : (Timeout|Unknown|Failed)' "$log" | sed 's/^/  /' >&2
     status=1
 fi
 expected=${src%.c}.expected.json

@@ -260,9 +260,18 @@ int main(void)
                 Af[i] = (float)tp_f16_to_double(A16[i]);
             for (int i = 0; i < K * N; i++)
                 Bf[i] = (float)tp_f16_to_double(B16[i]);
-            double hi[M * N], lo[M * N], ab[M * N];
+            double hi[M * N], lo[M * N], ab[M * N], ahi[M * N], alo[M * N];
             tp_gemm_exact(M, N, K, Af, Bf, hi, lo);
-            tp_gemm_abs(M, N, K, Af, Bf, ab);
+            float *Aa = malloc((size_t)M * K * sizeof *Aa), *Ba = malloc((size_t)K * N * sizeof *Ba);
+            for (int i = 0; i < M * K; i++)
+                Aa[i] = fabsf(Af[i]);
+            for (int i = 0; i < K * N; i++)
+                Ba[i] = fabsf(Bf[i]);
+            tp_gemm_exact(M, N, K, Aa, Ba, ahi, alo); /* sum |a b|, exact */
+            for (int i = 0; i < M * N; i++)
+                ab[i] = ahi[i] + alo[i];
+            free(Aa);
+            free(Ba);
             long bad_correct = 0;
             for (int kn = 0; kn < NKERNELS; kn++)
                 for (int fma = 0; fma < 2; fma++) {

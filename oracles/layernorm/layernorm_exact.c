@@ -15,10 +15,10 @@
  * MPFR says so: its ternary value is 0 exactly when the result is the
  * exact sum. It is checked all the same: a non-zero one is an error.
  *
- * Column sums. tp_ln_col_sums is proven (layernorm_cols.c, real model;
- * the exactness of its double operations is the argument of
- * oracles/common/proven/exact_sum.h for at most 2^13 rows) to return hi[c]
- * + lo[c] equal to the exact column sum of its chunk of rows. Its terms
+ * Column sums. tp_ln_col_sums is proven in WP's IEEE float model
+ * (layernorm_cols.c, with oracles/common/proven/exact_row.c; binary16
+ * inputs, at most 2^13 rows) to return hi[c] + lo[c] equal to the exact
+ * column sum of its chunk of rows. Its terms
  * are binary16 values, multiples of 2^-24, so hi[c] (a multiple of 2^-8)
  * and lo[c] (a sum of low parts p - t, multiples of 2^-24) are multiples of
  * 2^-24 too, with |hi[c]| <= 2^13 * 65504 < 2^29 and |lo[c]| < 2^5: times

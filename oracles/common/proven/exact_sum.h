@@ -29,20 +29,7 @@
 #define TP_EXACT_SUM_H
 
 #include "grid.acsl"
-
-/* The split scale: adding and subtracting 1.5*2^44 rounds a term to a
- * multiple of 2^-8 (the ulp of doubles in [2^44, 2^45)). */
-#define TP_EXACT_SPLIT 0x1.8p44
-
-/* A bound on the low part p - t of a split: the rounding error of
- * p + TP_EXACT_SPLIT, at most 2^-53 |p + TP_EXACT_SPLIT| + 2^-1075 <=
- * 1.5*2^-9 + 2^-21 + 2^-1075 by the standard model of binary64 rounding
- * (Why3's proved lemma Float64.round_bound_ne); the true bound is 2^-9. */
-#define TP_EXACT_REST 0x1.802p-9
-
-/* The largest |lo| after 2^13 low parts: 2^13 * TP_EXACT_REST < 2^5, so lo
- * stays a multiple of 2^-48 below 2^53 units. */
-#define TP_EXACT_LO_MAX 0x1.802p4
+#include "exact_sum_consts.h"
 
 /* A binary16 value (held in a float) widened to double. */
 /*@ requires f16: f16_float(x);
@@ -72,10 +59,9 @@ static inline double tp_exact_mul(double a, double b)
     return a * b;
 }
 
-/* x * y, named: the step from widened copies a == x, b == y to x * y is
- * then congruence, which the provers do at once, not nonlinear arithmetic
- * (where they time out in the IEEE model's context). */
-/*@ logic real mul_real(real x, real y) = x * y; */
+/* mul_real (exact_sum_consts.h): the step from widened copies a == x,
+ * b == y to x * y is then congruence, which the provers do at once, not
+ * nonlinear arithmetic (where they time out in the IEEE model's context). */
 
 /* The product of two binary16 values held in floats, in double: exact. */
 /*@ requires f16: f16_float(x) && f16_float(y);

@@ -3,12 +3,9 @@
 #define TP_GEMM_H
 
 #include "gemm.acsl"
+#include "../../common/proven/exact_row.h"
 
-#define TP_GEMM_K_MAX_EXACT 8192
-
-/* The split scale: adding and subtracting 1.5*2^44 rounds a product to a
- * multiple of 2^-8 (the ulp of doubles in [2^44, 2^45)). */
-#define TP_SPLIT 0x1.8p44
+#define TP_GEMM_K_MAX_EXACT TP_EXACT_N_MAX
 
 /* The GEMM accumulation bound the checker uses, in ONE place:
  * |fp32 dot of n fp16 products - exact| <= n*C(n)*sum|a_k b_k| + n*TP_DOT_ETA,
@@ -32,38 +29,34 @@
  * which WP proves, includes this header and needs no new function). */
 #define TP_DOT_C_OF(n) ((n) <= TP_DOT_N_MAX ? TP_DOT_C : TP_DOT_C_LONG)
 
-/* Exact C = A * B; A and B hold binary16 values widened to float (exact).
- * Each C[i][j] = sum_k A[i*K+k]*B[k*N+j] is returned as the unevaluated
- * pair hi[i*N+j] + lo[i*N+j]. Every product p (a multiple of 2^-48,
- * |p| < 2^32) is split at the fixed scale TP_SPLIT: t = (p + TP_SPLIT) -
- * TP_SPLIT, then hi += t, lo += p - t; gemm.c argues that every one of those
- * double operations is exact for K <= TP_GEMM_K_MAX_EXACT. The proof (typed
- * model, floats as reals) shows the algorithm computes the exact sum for
- * every entry; the exactness of the double operations is the argument in
- * gemm.c, not part of the WP proof. */
-/*@ requires sizes: 0 <= M && 0 <= N && 0 <= K;
-  @ requires exact_range: K <= TP_GEMM_K_MAX_EXACT;
-  @ requires valid_A: \valid_read(A + (0 .. M*K - 1));
-  @ requires valid_B: \valid_read(B + (0 .. K*N - 1));
-  @ requires valid_hi: \valid(hi + (0 .. M*N - 1));
-  @ requires valid_lo: \valid(lo + (0 .. M*N - 1));
-  @ requires separated: \separated(hi + (0 .. M*N - 1), lo + (0 .. M*N - 1));
-  @ assigns hi[0 .. M*N - 1], lo[0 .. M*N - 1];
-  @ ensures result: \forall integer i, j; 0 <= i < M && 0 <= j < N ==>
-  @   hi[i*N + j] + lo[i*N + j] == gemm_entry(A, B, N, K, i, j);
+/* One row of the exact C = A * B: hi[j] + lo[j] = sum_k a[k] * b[k*N + j]
+ * for every j < N, where a is a row of A (K binary16 values widened to
+ * float, exact) and b is B (K x N, row-major). Every product p (a multiple
+ * of 2^-48, |p| < 2^32) is split at the fixed scale 1.5*2^44:
+ * t = (p + 1.5*2^44) - 1.5*2^44, then hi += t, lo += p - t; in WP's IEEE
+ * float model every one of those double operations is proven exact for
+ * K <= TP_GEMM_K_MAX_EXACT, and hi + lo proven equal to the real sum
+ * (gemm.c, exact_row.c). B's memory requires are stated row by row through
+ * mat_row (mat_row.acsl): for N > 0, the same as over B[0 .. K*N - 1]. */
+/*@ requires sizes: 0 <= N && 0 <= K <= TP_GEMM_K_MAX_EXACT;
+  @ requires valid_a: \valid_read(a + (0 .. K - 1));
+  @ requires a_f16: \forall integer k; 0 <= k < K ==> f16_float(a[k]);
+  @ requires valid_b: \forall integer k; 0 <= k < K ==> \valid_read(mat_row(b, N, k) + (0 .. N - 1));
+  @ requires b_f16: \forall integer k, j; 0 <= k < K && 0 <= j < N ==> f16_float(mat_row(b, N, k)[j]);
+  @ requires valid_hi: \valid(hi + (0 .. N - 1));
+  @ requires valid_lo: \valid(lo + (0 .. N - 1));
+  @ requires separated: \separated(hi + (0 .. N - 1), lo + (0 .. N - 1));
+  @ assigns hi[0 .. N - 1], lo[0 .. N - 1];
+  @ ensures result: \forall integer j; 0 <= j < N ==> hi[j] + lo[j] == row_col_dot(a, b, N, j, K);
   @*/
-void tp_gemm_exact(int M, int N, int K, const float *A, const float *B, double *hi, double *lo);
+void tp_gemm_exact_row(int N, int K, const float *a, const float *b, double *hi, double *lo);
 
-/* absum[i*N+j] = sum_k |A[i*K+k]*B[k*N+j]| in plain double (the caller
- * inflates it to an upper bound: only the real-model sum is proven). */
-/*@ requires sizes: 0 <= M && 0 <= N && 0 <= K;
-  @ requires valid_A: \valid_read(A + (0 .. M*K - 1));
-  @ requires valid_B: \valid_read(B + (0 .. K*N - 1));
-  @ requires valid_absum: \valid(absum + (0 .. M*N - 1));
-  @ assigns absum[0 .. M*N - 1];
-  @ ensures result: \forall integer i, j; 0 <= i < M && 0 <= j < N ==>
-  @   absum[i*N + j] == gemm_abs_entry(A, B, N, K, i, j);
-  @*/
-void tp_gemm_abs(int M, int N, int K, const float *A, const float *B, double *absum);
+/* Exact C = A * B (A is M x K, B is K x N, row-major): hi[i*N + j] +
+ * lo[i*N + j] is C[i][j], by tp_gemm_exact_row on each row i of A and of
+ * the outputs. The loop over the M rows (the pointer offsets i*K and i*N)
+ * is plain C in oracles/gemm/gemm_rows.c, not proven: in the IEEE model,
+ * its frame and inclusion goals (row i written, rows before it kept,
+ * inside hi[0 .. M*N - 1]) did not prove. */
+void tp_gemm_exact(int M, int N, int K, const float *A, const float *B, double *hi, double *lo);
 
 #endif

@@ -1,22 +1,25 @@
-/* Exact column sums for LayerNorm's grad_gamma/grad_beta reference
- * (layernorm_cols.c). Declared apart from layernorm.h so that its proof
- * (real model) does not re-prove the IEEE-model helpers of exact_sum.h. */
+/* Exact column sums for LayerNorm's grad_gamma/grad_beta reference, proven
+ * in WP's IEEE float model: layernorm_cols.c runs the rows, each added to
+ * the column accumulators by tp_exact_row_madd
+ * (oracles/common/proven/exact_row.c) with the multiplier 1. */
 #ifndef TP_LAYERNORM_COLS_H
 #define TP_LAYERNORM_COLS_H
 
 #include "layernorm.acsl"
+#include "../../common/proven/exact_row.h"
+#include "../../common/proven/mat_row.acsl"
 
 /* Longest sum (terms) of every LayerNorm exact sum. */
 #define TP_LN_N_MAX 8192
 
-/* The split scale of oracles/common/proven/exact_sum.h (TP_EXACT_SPLIT). */
-#define TP_LN_SPLIT 0x1.8p44
-
 /* hi[c] + lo[c] = sum_{r < R} a[r*C + c] for every column c < C; a holds
- * binary16 values, row-major R x C. */
+ * binary16 values, row-major R x C. The memory requires are stated row by
+ * row (for C > 0 the same as over a[0 .. R*C - 1]) through mat_row
+ * (oracles/common/proven/mat_row.acsl): each row's facts are then an
+ * instance the provers find. */
 /*@ requires sizes: 0 <= R <= TP_LN_N_MAX && 0 <= C;
-  @ requires valid_a: \valid_read(a + (0 .. R*C - 1));
-  @ requires binary16: \forall integer k; 0 <= k < R*C ==> f16_float(a[k]);
+  @ requires valid_a: \forall integer r; 0 <= r < R ==> \valid_read(mat_row(a, C, r) + (0 .. C - 1));
+  @ requires binary16: \forall integer r, c; 0 <= r < R && 0 <= c < C ==> f16_float(mat_row(a, C, r)[c]);
   @ requires valid_hi: \valid(hi + (0 .. C - 1));
   @ requires valid_lo: \valid(lo + (0 .. C - 1));
   @ requires separated: \separated(hi + (0 .. C - 1), lo + (0 .. C - 1));
