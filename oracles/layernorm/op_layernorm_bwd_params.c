@@ -195,8 +195,8 @@ static int params_reference(const tp_value *model, const tp_case *c, const char 
 
 static const tp_statement params_exact = {
     "layernorm_bwd_params.exact.split_double_mpfi", TP_EVIDENCE,
-    "exact column sums of dy by split-double accumulation (oracles/layernorm/proven/layernorm_cols.c, WP-proven T1+T2 in "
-    "the real model; exactness of each double operation argued in oracles/common/proven/exact_sum.h); dgamma as an MPFI enclosure at 256 bits"};
+    "exact column sums of dy by split-double accumulation (oracles/layernorm/proven/layernorm_cols.c, WP-proven "
+    "exact in the IEEE float model for binary16 inputs); dgamma as an MPFI enclosure at 256 bits"};
 static const tp_statement params_exact_chunked = {
     "layernorm_bwd_params.exact.chunked", TP_EVIDENCE,
     "columns longer than 8192 rows: the proven column sums on chunks of 8192 rows, each chunk's hi and lo converted "
