@@ -21,7 +21,9 @@
  *                             oracles/gemm/proven/gemm.h: TP_DOT_C for
  *                             n <= 65536, TP_DOT_C_LONG up to 262144), taken over
  *                             the whole box of possible e: s lies in the
- *                             hull [sum e_lo - err, sum e_hi + err];
+ *                             hull [sum e_lo - err, sum e_hi + err]
+ *                             (up to 65536 elements by the proven
+ *                             tp_sum_bound_rn at each end);
  *   inv = RN32(1/s)           correctly rounded division, decreasing in s;
  *   y  = RN16(RN32(y1*inv))   monotone in y1 and inv.
  * Every step is monotone, so the admitted interval of y is the image of
@@ -38,6 +40,7 @@
 #include "oracles/common/vendor_ulp.h"
 #include "oracles/common/proven/tp_ival_mul.h"
 #include "oracles/common/proven/tp_ival_div.h"
+#include "oracles/common/sum_interval.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -171,11 +174,30 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
         s_hi += en->e_hi;
         a_hi += fabs(en->e_lo) > fabs(en->e_hi) ? fabs(en->e_lo) : fabs(en->e_hi);
     }
-    const double err = (double)n * TP_DOT_C_OF(n) * a_hi + (double)n * TP_DOT_ETA;
-    s_hi += err;
+    /* The fp32 row sum s of any e in the box, in any order: within
+     * err = n*C(n)*a_hi + n*TP_DOT_ETA of an exact sum in [s_lo, s_hi].
+     * Up to 65536 elements through the proven any-order sum bound
+     * (tp_sum_bound_rn, T3, by way of sum_interval.h), taken at each end of
+     * that range: its interval at s_lo holds s_lo - err, at s_hi s_hi + err,
+     * so their hull holds s. Longer rows (the long-row constant, which the
+     * primitive is not proven with) keep this hand-written sum. */
+    fesetround(FE_TONEAREST);
+    double L_lo, H_lo, L_hi, H_hi;
+    const int proven = tp_sum_interval_exact(s_lo, 0.0, a_hi, n, &L_lo, &H_lo) &&
+                       tp_sum_interval_exact(s_hi, 0.0, a_hi, n, &L_hi, &H_hi);
+    if (proven) {
+        s_hi = H_hi;
+        s_lo = L_lo;
+    } else {
+        fesetround(FE_UPWARD);
+        const double err = (double)n * TP_DOT_C_OF(n) * a_hi + (double)n * TP_DOT_ETA;
+        s_hi += err;
+        fesetround(FE_DOWNWARD);
+        s_lo -= err;
+    }
+    fesetround(FE_UPWARD);
     const float s32_hi = (float)s_hi; /* the fp32 sum lies at or below: rounded up, a valid bound */
     fesetround(FE_DOWNWARD);
-    s_lo -= err;
     const float s32_lo = (float)s_lo;
     fesetround(FE_TONEAREST);
     if (!(s32_lo > 0.0f)) /* cannot happen for n <= 262144: the max contributes ~1, n*C(n) < 2^-5 */
