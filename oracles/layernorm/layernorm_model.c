@@ -218,24 +218,42 @@ int tp_ln_row_stats(int n, const float *x, float eps, int rsqrt_ulp, tp_ln_fint 
     }
     if (mpfr_sgn(Tlo) < 0)
         mpfr_set_zero(Tlo, 1);
-    /* (1 - 2^-24)^2 Tlo (1 - n C) - 2 n eta and (1 + 2^-24)^2 Thi (1 + n C) + 2 n eta */
+    /* D = sum d_j^2, the exact sum of the kernel's squares, lies in
+     * [(1 - 2^-24)^2 Tlo, (1 + 2^-24)^2 Thi]. */
     mpfr_set_d(a, 1.0 - 0x1p-24, MPFR_RNDN);
     mpfr_sqr(a, a, MPFR_RNDD);
     mpfr_mul(Tlo, Tlo, a, MPFR_RNDD);
-    mpfr_set_d(a, (double)n, MPFR_RNDN);
-    mpfr_mul_d(a, a, tp_sum_c(n), MPFR_RNDU); /* n C */
-    mpfr_si_sub(b, 1, a, MPFR_RNDD);
-    mpfr_mul(Tlo, Tlo, b, MPFR_RNDD);
-    mpfr_sub_d(Tlo, Tlo, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDD);
-    mpfr_add_si(b, a, 1, MPFR_RNDU);
-    mpfr_mul(Thi, Thi, b, MPFR_RNDU);
     mpfr_set_d(a, 1.0 + 0x1p-24, MPFR_RNDN);
     mpfr_sqr(a, a, MPFR_RNDU);
     mpfr_mul(Thi, Thi, a, MPFR_RNDU);
-    mpfr_add_d(Thi, Thi, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDU);
-    double qlo_d = mpfr_get_d(Tlo, MPFR_RNDD), qhi_d = mpfr_get_d(Thi, MPFR_RNDU);
-    mpfr_clears(S, Q, Tlo, Thi, a, b, Se, Qe, (mpfr_ptr)0);
+    const double dlo = mpfr_get_d(Tlo, MPFR_RNDD), dhi = mpfr_get_d(Thi, MPFR_RNDU);
+    /* q, their fp32 dot product in any order, fused or not, lies within
+     * n C D + n eta of D (squares: sum |d_j d_j| = D). Up to 65536 terms
+     * by the proven any-order sum bound (tp_sum_bound_rn, T3, through
+     * sum_interval.h) at each end, with the abs sum equal to that end: its
+     * interval at dlo reaches down to dlo (1 - n C) - n eta, below
+     * D (1 - n C) - n eta for every D >= dlo, and at dhi up to
+     * dhi (1 + n C) + n eta. Longer rows: the same bound by hand, with
+     * 2 n eta. */
     fesetround(FE_TONEAREST);
+    double qlo_d, qhi_d, L_lo, H_lo, L_hi, H_hi;
+    if (dlo >= 0.0 && tp_sum_interval_exact(dlo, 0.0, dlo, n, &L_lo, &H_lo) &&
+        tp_sum_interval_exact(dhi, 0.0, dhi, n, &L_hi, &H_hi)) {
+        qlo_d = L_lo;
+        qhi_d = H_hi;
+    } else {
+        mpfr_set_d(a, (double)n, MPFR_RNDN);
+        mpfr_mul_d(a, a, tp_sum_c(n), MPFR_RNDU); /* n C */
+        mpfr_si_sub(b, 1, a, MPFR_RNDD);
+        mpfr_mul(Tlo, Tlo, b, MPFR_RNDD);
+        mpfr_sub_d(Tlo, Tlo, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDD);
+        mpfr_add_si(b, a, 1, MPFR_RNDU);
+        mpfr_mul(Thi, Thi, b, MPFR_RNDU);
+        mpfr_add_d(Thi, Thi, 2.0 * (double)n * TP_DOT_ETA, MPFR_RNDU);
+        qlo_d = mpfr_get_d(Tlo, MPFR_RNDD);
+        qhi_d = mpfr_get_d(Thi, MPFR_RNDU);
+    }
+    mpfr_clears(S, Q, Tlo, Thi, a, b, Se, Qe, (mpfr_ptr)0);
     float qlo = tp_ln_f32_up(qlo_d), qhi = tp_ln_f32_down(qhi_d);
     if (qlo < 0.0f) /* a sum of rounded squares is never negative */
         qlo = 0.0f;
