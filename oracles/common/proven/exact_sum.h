@@ -59,11 +59,11 @@ static inline double tp_exact_mul(double a, double b)
     return a * b;
 }
 
-/* mul_real (exact_sum_consts.h): the step from widened copies a == x,
- * b == y to x * y is then congruence, which the provers do at once, not
- * nonlinear arithmetic (where they time out in the IEEE model's context). */
-
-/* The product of two binary16 values held in floats, in double: exact. */
+/* The product of two binary16 values held in floats, in double: exact.
+ * Through mul_real (exact_sum_consts.h): the step from the widened copies
+ * a == x, b == y to x * y is then congruence, which the provers do at
+ * once, not nonlinear arithmetic (where they time out in the IEEE model's
+ * context). */
 /*@ requires f16: f16_float(x) && f16_float(y);
   @ assigns \nothing;
   @ ensures exact: \result == x * y;
