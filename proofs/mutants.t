@@ -44,7 +44,7 @@ mutant() {
     sed -i -e "$expr" "$dir/$file"
     ! cmp -s "oracles/${file#oracles/}" "$dir/$file"
     ok $? "$name: the edit applies to $file"
-    TP_WP_TIMEOUT=10 proofs/wp.sh "$dir/oracles/$oracle" "$dir/out" >"$dir/wp.out" 2>&1
+    TP_WP_TIMEOUT=10 TP_WP_RETRY_TIMEOUTS=40 proofs/wp.sh "$dir/oracles/$oracle" "$dir/out" >"$dir/wp.out" 2>&1
     [ $? -ne 0 ]
     ok $? "$name: proofs/wp.sh fails"
     grep -qE "^  \[wp\] \[Failed\] Goal typed_tolproof_$goal\$" "$dir/wp.out"
@@ -74,7 +74,7 @@ mutant M9 oracles/common/proven/tp_ival_div.c \
 # The unmutated copy proves (the mutants fail for their edit, not the copy).
 mkdir -p "$tmp/base"
 cp -r oracles core "$tmp/base/"
-TP_WP_TIMEOUT=10 proofs/wp.sh "$tmp/base/oracles/layernorm/proven/layernorm.c" "$tmp/base/out" >"$tmp/base/wp.out" 2>&1
+TP_WP_TIMEOUT=10 TP_WP_RETRY_TIMEOUTS=40 proofs/wp.sh "$tmp/base/oracles/layernorm/proven/layernorm.c" "$tmp/base/out" >"$tmp/base/wp.out" 2>&1
 ok $? "the unmutated copy proves"
 
 tap_end
