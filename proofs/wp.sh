@@ -30,6 +30,9 @@ build=${TP_BUILD_DIR:-$root/build}
 cache=${TP_WP_CACHE_DIR:-$build/wp-cache}
 timeout=${TP_WP_TIMEOUT:-5}
 retry_timeouts=${TP_WP_RETRY_TIMEOUTS:-60 240}
+for t in $timeout $retry_timeouts; do
+    [[ $t =~ ^[1-9][0-9]*$ ]] || die "TP_WP_TIMEOUT / TP_WP_RETRY_TIMEOUTS: '$t' is not a whole number of seconds (expected e.g. TP_WP_TIMEOUT=5 TP_WP_RETRY_TIMEOUTS=\"60 240\")"
+done
 name=$(basename "$src" .c)
 
 # Which memory model proves which tiers. T2 oracles are proven with floats
@@ -109,7 +112,7 @@ rc=$?
 # cold: 171 s with one 30 s pass, 64 s with one 5 s pass). Goals that need
 # longer (exact_row's done_acc_preserved: about 35 s), or that miss the limit
 # on a loaded machine, get a second pass with a longer limit, and what is
-# still left a third with 240 s; the goals already proved come
+# still left a third with a longer one (60 s, then 240 s by default); the goals already proved come
 # from the cache (each pass costs WP's own work again: 1 to 37 s an oracle),
 # and a goal no prover can prove still fails. Gappa's own time is capped
 # at 5 s of CPU in why3.conf.in: where it proves a goal it takes
