@@ -1,4 +1,5 @@
 /* The embedding references and bounds (oracles/embedding/proven/embedding.c,
+ * oracles/embedding/proven/embedding_scatter.c,
  * oracles/embedding/op_embedding_fwd.c, oracles/embedding/op_embedding_bwd.c):
  *  - the scatter's per-row sums are exact: equal, bit for bit, to MPFR sums
  *    at 200 bits, on uniform, Zipf-like and all-same indices with normal,
@@ -15,6 +16,7 @@
  *    them is caught by the forward reference.
  * Build with -ffp-contract=off: the emulations must round where C says. */
 #include "oracles/embedding/proven/embedding.h"
+#include "oracles/embedding/proven/embedding_scatter.h"
 #include "tests/model_json.h"
 #include "tests/tap.h"
 #include "core/tp_fp16.h"

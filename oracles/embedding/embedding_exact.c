@@ -2,11 +2,11 @@
  *
  * Why every step is exact. The queries are taken in chunks of at most
  * TP_EMBEDDING_MAX_TERMS = 2^13. The rows a chunk hits are renumbered
- * 0 .. u-1 (u <= 2^13) and the proven scatter (embedding.c: the exact sum
- * per row of its queries, each double addition exact for at most 2^13
- * terms because every partial sum is a multiple of 2^-24 below 2^13 *
- * 2^16 = 2^29) runs on the chunk with the renumbered indices: row k of its
- * result is the sum, over the chunk's queries of the original row v_k, of
+ * 0 .. u-1 (u <= 2^13) and the proven scatter (embedding_scatter.c: the
+ * exact sum per row of its queries, each double addition proven exact in
+ * WP's IEEE float model for at most 2^13 binary16 terms, every partial sum
+ * a multiple of 2^-24 below 2^13 * 65504 < 2^29) runs on the chunk with
+ * the renumbered indices: row k of its result is the sum, over the chunk's queries of the original row v_k, of
  * their gradients -- the renumbering is a bijection between the hit rows
  * and 0 .. u-1, so it changes which row a query adds to by name only. That
  * chunk sum is a multiple of 2^-24 below 2^29 in magnitude: times 2^24
@@ -17,7 +17,7 @@
  * Nothing depends on the rounding mode (every operation is exact). */
 #include "oracles/embedding/embedding_exact.h"
 
-#include "oracles/embedding/proven/embedding.h"
+#include "oracles/embedding/proven/embedding_scatter.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The exact per-row gradient sums of the embedding backward pass for up
  * to TP_EMBEDDING_N_MAX queries: the proven scatter of
- * oracles/embedding/proven/embedding.c (exact in double for at most
+ * oracles/embedding/proven/embedding_scatter.c (exact in double for at most
  * TP_EMBEDDING_MAX_TERMS = 8192 queries) called on consecutive chunks of
  * queries, its sums combined in int64 fixed point at scale 2^24
  * (embedding_exact.c argues why every step is exact). */

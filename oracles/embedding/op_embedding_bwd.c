@@ -2,7 +2,7 @@
  * queries i with idx[i] = v, where gW0 is gW's pre-launch content (the
  * contract's init, zeros for the pilot). Tensors: idx (i32, n), gout (f16,
  * n x D), gW (f16, V x D). The exact sums come from the proven scatter of
- * oracles/embedding.c.
+ * oracles/embedding/proven/embedding_scatter.c.
  *
  * Each element receives m terms t_1..t_m (its gradients, plus gW0 when it
  * is not zero); let S be their exact sum. Two models (contract [model]):
@@ -44,7 +44,7 @@
  * possible: each step takes the worst partial sum over all orders, which
  * no single order reaches at every step. */
 #include "oracles/embedding/embedding_exact.h"
-#include "oracles/embedding/proven/embedding.h" /* TP_EMBEDDING_MAX_TERMS: one proven chunk */
+#include "oracles/embedding/proven/embedding_scatter.h" /* TP_EMBEDDING_MAX_TERMS: one proven chunk */
 #include "oracles/common/sum_bound.h" /* tp_sum_c, TP_DOT_ETA: the fp32 accumulation bound, derived per length */
 #include <limits.h>
 #include "oracles/common/op_common.h"

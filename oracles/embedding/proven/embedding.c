@@ -1,12 +1,7 @@
-/* Exact embedding references.
- *
- * The gather moves 16-bit patterns: nothing is rounded.
- *
- * Why every double addition of the scatter is exact (n <= 8192 = 2^13):
- * each term is a binary16 value, a multiple of 2^-24 with |g| <= 65504 <
- * 2^16, so every partial sum of at most 2^13 terms is a multiple of 2^-24
- * below 2^29 in magnitude: an integer times 2^-24 below 2^53, exact in
- * double whatever the order. gcc must not reassociate (no -ffast-math). */
+/* The exact embedding lookup: it moves 16-bit patterns, nothing is
+ * rounded, so WP's real model proves it as it is (no floating-point
+ * operation). The scatter sums are in embedding_scatter.c, proved in the
+ * IEEE float model. */
 /* wp: model=typed+real tiers=T1,T2 */
 #include "embedding.h"
 
@@ -78,54 +73,4 @@ void tp_embedding_gather(int n, int V, int D, const int *idx, const unsigned sho
     }
     /*@ assert tables_kept: \forall integer i, d; 0 <= i < n && 0 <= d < D ==>
       @   gather_entry(idx, W, init, V, D, i, d) == gather_entry{Pre}(idx, W, init, V, D, i, d); */
-}
-
-void tp_embedding_scatter(int n, int V, int D, const int *idx, const float *g, double *S)
-{
-    /*@ loop invariant range: 0 <= k <= V*D;
-      @ loop invariant zero: \forall integer v, d; 0 <= v < V && 0 <= d < D && flat(D, v, d) < k ==>
-      @   S[flat(D, v, d)] == scatter_sum(idx, g, D, v, d, 0);
-      @ loop assigns k, S[0 .. V*D - 1];
-      @ loop variant V*D - k;
-      @*/
-    for (int k = 0; k < V * D; k++) {
-        /*@ assert empty: \forall integer v, d; scatter_sum(idx, g, D, v, d, 0) == 0.0; */
-        S[k] = 0.0;
-    }
-    /*@ assert inside: \forall integer v, d; 0 <= v < V && 0 <= d < D ==> flat(D, v, d) + 1 <= flat(D, V, 0); */
-    /*@ assert sums_0: \forall integer v, d; 0 <= v < V && 0 <= d < D ==>
-      @   S[flat(D, v, d)] == scatter_sum(idx, g, D, v, d, 0); */
-    /*@ loop invariant range: 0 <= i <= n;
-      @ loop invariant sums: \forall integer v, d; 0 <= v < V && 0 <= d < D ==>
-      @   S[flat(D, v, d)] == scatter_sum(idx, g, D, v, d, i);
-      @ loop assigns i, S[0 .. V*D - 1];
-      @ loop variant n - i;
-      @*/
-    for (int i = 0; i < n; i++) {
-        const int r = idx[i];
-        /*@ assert misses: \forall integer v, d; 0 <= v < V && 0 <= d < D && v != r ==>
-          @   scatter_sum(idx, g, D, v, d, i + 1) == scatter_sum(idx, g, D, v, d, i); */
-        if (r < 0 || r >= V)
-            continue;
-        /*@ assert row_g: flat(D, i, D) <= flat(D, n, 0); */
-        /*@ assert row_S: flat(D, r, D) <= flat(D, V, 0); */
-        /*@ assert row_S_int: 0 <= r * D && r * D + D <= V * D; */
-        /*@ assert other: \forall integer v, j, d; 0 <= v < V && 0 <= j < D && 0 <= d < D && v != r ==>
-          @   flat(D, v, j) < flat(D, r, d) || flat(D, r, d) < flat(D, v, j); */
-        /*@ loop invariant range: 0 <= d <= D;
-          @ loop invariant other_rows: \forall integer v, j; 0 <= v < V && 0 <= j < D && v != r ==>
-          @   S[flat(D, v, j)] == scatter_sum(idx, g, D, v, j, i);
-          @ loop invariant done: \forall integer j; 0 <= j < d ==>
-          @   S[flat(D, r, j)] == scatter_sum(idx, g, D, r, j, i + 1);
-          @ loop invariant todo: \forall integer j; d <= j < D ==>
-          @   S[flat(D, r, j)] == scatter_sum(idx, g, D, r, j, i);
-          @ loop assigns d, S[flat(D, r, 0) .. flat(D, r, D) - 1];
-          @ loop variant D - d;
-          @*/
-        for (int d = 0; d < D; d++) {
-            /*@ assert next: scatter_sum(idx, g, D, r, d, i + 1) == scatter_sum(idx, g, D, r, d, i) + g[flat(D, i, d)]; */
-            /*@ assert at: r*D + d == flat(D, r, d) && i*D + d == flat(D, i, d); */
-            S[r * D + d] += g[i * D + d];
-        }
-    }
 }
