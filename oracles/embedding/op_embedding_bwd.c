@@ -282,8 +282,8 @@ out:
 
 static const tp_statement emb_bwd_exact = {
     "embedding_bwd.exact.double_rows", TP_EVIDENCE,
-    "exact sums per row in double (oracles/embedding/proven/embedding.c, WP-proven T1+T2 in the real model; "
-    "exactness of each double addition for n <= 8192 argued there and tested against MPFR)"};
+    "exact sums per row in double (oracles/embedding/proven/embedding_scatter.c, WP-proven exact in the IEEE "
+    "float model for binary16 inputs and at most 8192 queries)"};
 static const tp_statement emb_bwd_exact_chunked = {
     "embedding_bwd.exact.chunked", TP_EVIDENCE,
     "more than 8192 queries: the proven scatter on chunks of 8192 queries (the rows a chunk hits renumbered), each "
