@@ -5,7 +5,7 @@
  * (the argument: oracles/common/proven/exact_sum.h). Here, one output row:
  * the loop over the terms, with no float operation of its own.
  *
- * Loop order k, j (the rows i: oracles/gemm/gemm_rows.c): the inner loop
+ * Loop order k, j (the rows i: gemm_rows.c): the inner loop
  * (tp_exact_row_madd) runs over a contiguous row of B and of the
  * accumulators, so it vectorises. */
 /* wp: model=typed tiers=T1,T2 */

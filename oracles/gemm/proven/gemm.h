@@ -52,11 +52,23 @@
 void tp_gemm_exact_row(int N, int K, const float *a, const float *b, double *hi, double *lo);
 
 /* Exact C = A * B (A is M x K, B is K x N, row-major): hi[i*N + j] +
- * lo[i*N + j] is C[i][j], by tp_gemm_exact_row on each row i of A and of
- * the outputs. The loop over the M rows (the pointer offsets i*K and i*N)
- * is plain C in oracles/gemm/gemm_rows.c, not proven: in the IEEE model,
- * its frame and inclusion goals (row i written, rows before it kept,
- * inside hi[0 .. M*N - 1]) did not prove. */
+ * lo[i*N + j] (entry j of row i, mat_row_d(hi, N, i)[j]) is C[i][j], by
+ * tp_gemm_exact_row on each row i of A and of the outputs
+ * (oracles/gemm/proven/gemm_rows.c, proven in WP's IEEE float model like
+ * the row itself). */
+/*@ requires sizes: 0 <= M && 0 <= N && 0 <= K <= TP_GEMM_K_MAX_EXACT;
+  @ requires valid_A: \forall integer i; 0 <= i < M ==> \valid_read(mat_row(A, K, i) + (0 .. K - 1));
+  @ requires A_f16: \forall integer i, k; 0 <= i < M && 0 <= k < K ==> f16_float(mat_row(A, K, i)[k]);
+  @ requires valid_B: \forall integer k; 0 <= k < K ==> \valid_read(mat_row(B, N, k) + (0 .. N - 1));
+  @ requires B_f16: \forall integer k, j; 0 <= k < K && 0 <= j < N ==> f16_float(mat_row(B, N, k)[j]);
+  @ requires valid_hi: \valid(hi + (0 .. M*N - 1));
+  @ requires valid_lo: \valid(lo + (0 .. M*N - 1));
+  @ requires separated: \forall integer q, r; 0 <= q < M && 0 <= r < M ==>
+  @   \separated(mat_row_d(hi, N, q) + (0 .. N - 1), mat_row_d(lo, N, r) + (0 .. N - 1));
+  @ assigns hi[0 .. M*N - 1], lo[0 .. M*N - 1];
+  @ ensures result: \forall integer i, j; 0 <= i < M && 0 <= j < N ==>
+  @   mat_row_d(hi, N, i)[j] + mat_row_d(lo, N, i)[j] == row_col_dot(mat_row(A, K, i), B, N, j, K);
+  @*/
 void tp_gemm_exact(int M, int N, int K, const float *A, const float *B, double *hi, double *lo);
 
 #endif
