@@ -609,8 +609,8 @@ static int gemm_reference_prepare(const tp_value *model, const tp_case *c, const
 
 static const tp_statement gemm_exact = {
     "gemm.exact.split_double", TP_EVIDENCE,
-    "exact sums by split-double accumulation (oracles/gemm/proven/gemm.c: each output row WP-proven exact in the "
-    "IEEE float model for binary16 inputs; the loop over rows tested against MPFR, not proven)"};
+    "exact sums by split-double accumulation (oracles/gemm/proven/gemm.c, each output row, and gemm_rows.c, all "
+    "rows: WP-proven exact in the IEEE float model for binary16 inputs)"};
 static const tp_statement gemm_exact_chunks = {
     "gemm.exact.k_chunks", TP_EVIDENCE,
     "K > 8192: the split-double sums run on K-chunks of at most 8192 and are combined exactly in 128-bit integers "
