@@ -7,8 +7,9 @@
 # the expected status beside the oracle, ORACLE.expected.json.
 # Environment: TP_WP_CACHE_DIR (default build/wp-cache), TP_BUILD_DIR
 # (default build), TP_WP_TIMEOUT (seconds per goal in the first pass,
-# default 5), TP_WP_RETRY_TIMEOUTS (the limits of the passes that retry the
-# goals left unproved, default "60 240").
+# default: the oracle's own timeout= below, else 5), TP_WP_RETRY_TIMEOUTS
+# (the limits of the passes that retry the goals left unproved, default
+# "60 240").
 set -u
 
 die() { echo "wp.sh: $*" >&2; exit 2; }
@@ -28,7 +29,7 @@ command -v prlimit >/dev/null || die "prlimit not found: apt-get install util-li
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TP_BUILD_DIR:-$root/build}
 cache=${TP_WP_CACHE_DIR:-$build/wp-cache}
-timeout=${TP_WP_TIMEOUT:-5}
+timeout=${TP_WP_TIMEOUT:-}
 retry_timeouts=${TP_WP_RETRY_TIMEOUTS:-60 240}
 for t in $timeout $retry_timeouts; do
     [[ $t =~ ^[1-9][0-9]*$ ]] || die "TP_WP_TIMEOUT / TP_WP_RETRY_TIMEOUTS: '$t' is not a whole number of seconds (expected e.g. TP_WP_TIMEOUT=5 TP_WP_RETRY_TIMEOUTS=\"60 240\")"
@@ -42,11 +43,16 @@ name=$(basename "$src" .c)
 #   /* wp: model=typed+real tiers=T1,T2 */
 # and may name its provers, in the order to try them (see below):
 #   /* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
-marker=$(grep -a -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,]+)? \*/' "$src")
+# and the time limit of its first pass, in seconds (below; TP_WP_TIMEOUT
+# overrides it):
+#   /* wp: model=typed tiers=T1,T2 timeout=10 */
+marker=$(grep -a -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,]+)?( timeout=[1-9][0-9]*)? \*/' "$src")
 [ -n "$marker" ] || die "$src has no '/* wp: model=... tiers=... */' line saying how to prove it"
 model=$(echo "$marker" | sed -E 's|.*model=([a-z+]+).*|\1|')
 tiers=$(echo "$marker" | sed -E 's|.*tiers=([T0-9,]+).*|\1|; s|,| |g')
 own_provers=$(echo "$marker" | sed -nE 's|.*provers=([a-z0-9,]+).*|\1|p')
+own_timeout=$(echo "$marker" | sed -nE 's|.*timeout=([0-9]+).*|\1|p')
+timeout=${timeout:-${own_timeout:-5}}
 
 # The Why3 configuration and drivers, generated from proofs/why3/ into the
 # build tree: no dependence on ~/.why3.conf.
@@ -72,22 +78,30 @@ export WHY3CONFIG=$w3dir/why3.conf
 # file that includes it proves again.
 # Order matters: WP tries a goal's provers in this order and stops at the
 # first that proves it, so a prover that fails a goal by running into the
-# time limit delays every prover after it. Gappa first: it answers in
-# milliseconds, valid on the number-format and rounding goals and unknown on
+# time limit delays every prover after it, and every prover tried costs
+# WP its own work on the goal (the driver's transformations, the cache).
+# In the IEEE model Gappa first: it answers in milliseconds, valid on the
+# number-format and rounding goals of the exact sums and unknown on
 # everything else; with it last, each of those goals waited for z3 and CVC4
 # to fail (the IEEE-model LayerNorm oracle: 625 s cold, 140 s with Gappa
-# first). In the IEEE model CVC4 before z3 (z3 without the float theory
-# fails most float goals, after seconds).
+# first; alone on 2026-11-24: layernorm.c 47 s with Gappa first, 139 s
+# last). CVC4 before z3 (z3 without the float theory fails
+# most float goals, after seconds). In the real model, where Gappa proves
+# almost nothing, z3 first and Gappa last (cold, one oracle at a time on
+# the 2-core machine: gelu_fwd.c 58 -> 16 s, gelu_bwd.c 47 -> 16 s,
+# embedding.c 45 -> 22 s, softmax.c 7 -> 5 s).
 case $model in
-    typed+real) provers=gappatp,z3tp,cvc4nofp ;;
+    typed+real) provers=z3tp,cvc4nofp,gappatp ;;
     *) provers=gappatp,cvc4nofp,z3nofp ;;
 esac
-# An oracle that names its provers gets them: Gappa last for
-# oracles/common/proven/tp_f16_round.c, whose goals about bit patterns
-# and ghost loops Gappa cannot prove and whose Why3 tasks the Gappa
-# driver's transformations take minutes and gigabytes on (measured: frama-c
-# did not finish in 8 min with Gappa first; 28 s warm, Gappa last, where
-# Gappa gets only grid.acsl's four format lemmas).
+# An oracle that names its provers gets them. Gappa last for the interval
+# and bound oracles, whose goals are mostly real arithmetic (cold:
+# dot_fp32.c 67 -> 34 s, tp_sum_bound.c 69 -> 44 s, tp_ival_mul.c 24 ->
+# 22 s), and for oracles/common/proven/tp_f16_round.c, whose goals about
+# bit patterns and ghost loops Gappa cannot prove and whose Why3 tasks the
+# Gappa driver's transformations take minutes and gigabytes on (measured:
+# frama-c did not finish in 8 min with Gappa first; 28 s warm, Gappa last,
+# where Gappa gets only grid.acsl's four format lemmas).
 [ -n "$own_provers" ] && provers=$own_provers
 provers=${TP_WP_PROVERS:-$provers}
 
@@ -109,10 +123,12 @@ rc=$?
 # order and starts the next prover only when one of them ends: where Gappa
 # and CVC4 both run into the limit, z3 waits for it even if it then proves
 # the goal in 50 ms. A short first limit makes those waits cheap (dot_fp32
-# cold: 171 s with one 30 s pass, 64 s with one 5 s pass). Goals that need
-# longer (exact_row's done_acc_preserved: about 35 s), or that miss the limit
-# on a loaded machine, get a second pass with a longer limit, and what is
-# still left a third with a longer one (60 s, then 240 s by default); the goals already proved come
+# cold: 171 s with one 30 s pass, 64 s with one 5 s pass). An oracle whose
+# slowest goals need a little more names a longer first limit (timeout=10
+# in exact_row.c and tp_ival_div.c: cold 173 -> 72 s and 43 -> 31 s, one
+# pass instead of two). Goals that miss the limit on a loaded machine get
+# a second pass with a longer limit, and what is still left a third with a
+# longer one (60 s, then 240 s by default); the goals already proved come
 # from the cache (each pass costs WP's own work again: 1 to 37 s an oracle),
 # and a goal no prover can prove still fails. Gappa's own time is capped
 # at 5 s of CPU in why3.conf.in: where it proves a goal it takes

@@ -1,4 +1,4 @@
-/* wp: model=typed tiers=T1,T3 */
+/* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
 /* fp32 dot products in the two orders a kernel may use (fused or not).
  * The proof links each C operation to one rounding (\round_float), applies
  * the standard-model axiom to it, and carries the error bound

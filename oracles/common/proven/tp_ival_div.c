@@ -1,4 +1,6 @@
-/* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp */
+/* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp timeout=10 */
+/* timeout=10: the slowest goal, hi_rounded (CVC4 8 s alone), proves in the
+ * first pass; with 5 s it needed a second, which repeats WP's work. */
 /* The proven interval quotient: see tp_ival_div.h for its contract. Each
  * corner is one binary32 division (tp_f32_div, proven in its own file);
  * the lower end is the smaller of the two lower corners, which is RN32 of

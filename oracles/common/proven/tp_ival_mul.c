@@ -1,4 +1,4 @@
-/* wp: model=typed tiers=T1,T3 */
+/* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
 /* The proven interval product: see tp_ival_mul.h for its contract. Each
  * corner is one binary32 multiplication, linked to \round_float in a small
  * helper; the ends are the smallest and largest of the four, and soundness

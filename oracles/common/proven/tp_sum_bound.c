@@ -1,4 +1,4 @@
-/* wp: model=typed tiers=T1,T3 */
+/* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
 /* The any-order binary32 sum bound (contract in tp_sum_bound.h).
  * Every double operation is one rounding to nearest, linked to
  * \round_double in a small helper whose context is free of the sum logic,
