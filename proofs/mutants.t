@@ -6,7 +6,7 @@
 #   M4  tp_ln_row_sum without its low-part accumulation (the old
 #       `l += p - t;`, now `l = tp_exact_add_lo(l, d);`): hi + lo is no
 #       longer the sum (invariant `partial`).
-#   M5  split scale 1.5*2^40 instead of 1.5*2^44: the high part is no longer
+#   M5  split scale 1.5*2^40 instead of 1.5*2^44 (exact_sum_consts.h): the high part is no longer
 #       a multiple of 2^-8 (tp_exact_split, assertion t_grid).
 #   M6  LayerNorm's length limit doubled to 2^14: the low accumulator may
 #       leave the range where its additions are exact (tp_ln_row_sum's call
@@ -55,7 +55,7 @@ mutant() {
 mutant M4 oracles/layernorm/proven/layernorm.c \
     '0,/^        l = tp_exact_add_lo(l, d);$/{/^        l = tp_exact_add_lo(l, d);$/d}' \
     tp_ln_row_sum_loop_invariant_partial_preserved
-mutant M5 oracles/common/proven/exact_sum.h \
+mutant M5 oracles/common/proven/exact_sum_consts.h \
     's/^#define TP_EXACT_SPLIT 0x1.8p44$/#define TP_EXACT_SPLIT 0x1.8p40/' \
     tp_exact_split_assert_t_grid
 mutant M6 oracles/layernorm/proven/layernorm_cols.h \

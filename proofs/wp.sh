@@ -1,7 +1,8 @@
 #!/bin/bash
 # proofs/wp.sh ORACLE.c OUT_DIR
 # Prove one oracle with Frama-C/WP through tolproof's own Why3 configuration.
-# Writes OUT_DIR/<oracle>.log (full Frama-C output) and OUT_DIR/<oracle>.json
+# Writes OUT_DIR/<oracle>.log (full Frama-C output of every pass, each pass
+# also in OUT_DIR/<oracle>.passes/N.log) and OUT_DIR/<oracle>.json
 # ({"oracle","goals","proved","provers","seconds","tiers"}); exits non-zero
 # unless every goal is proved and the goal count matches
 # the expected status beside the oracle, ORACLE.expected.json.
@@ -46,11 +47,11 @@ name=$(basename "$src" .c)
 # and the time limit of its first pass, in seconds (below; TP_WP_TIMEOUT
 # overrides it):
 #   /* wp: model=typed tiers=T1,T2 timeout=10 */
-marker=$(grep -a -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,]+)?( timeout=[1-9][0-9]*)? \*/' "$src")
+marker=$(grep -a -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,/]+)?( timeout=[1-9][0-9]*)? \*/' "$src")
 [ -n "$marker" ] || die "$src has no '/* wp: model=... tiers=... */' line saying how to prove it"
 model=$(echo "$marker" | sed -E 's|.*model=([a-z+]+).*|\1|')
 tiers=$(echo "$marker" | sed -E 's|.*tiers=([T0-9,]+).*|\1|; s|,| |g')
-own_provers=$(echo "$marker" | sed -nE 's|.*provers=([a-z0-9,]+).*|\1|p')
+own_provers=$(echo "$marker" | sed -nE 's|.*provers=([a-z0-9,/]+).*|\1|p')
 own_timeout=$(echo "$marker" | sed -nE 's|.*timeout=([0-9]+).*|\1|p')
 timeout=${timeout:-${own_timeout:-5}}
 
@@ -76,10 +77,12 @@ export WHY3CONFIG=$w3dir/why3.conf
 # the stock z3 driver its proofs were made with. Gappa in both: it proves
 # the number-format lemmas of oracles/common/proven/grid.acsl, which every
 # file that includes it proves again.
-# Order matters: WP tries a goal's provers in this order and stops at the
-# first that proves it, so a prover that fails a goal by running into the
-# time limit delays every prover after it, and every prover tried costs
-# WP its own work on the goal (the driver's transformations, the cache).
+# Order matters: WP starts a goal's provers in this order and keeps the
+# first that proves it; with -wp-par 2 the first two run at once and the
+# next starts when one of them ends, so a prover that runs into the time
+# limit on a goal holds a slot for all of it, and every prover started
+# costs WP its own work on the goal (the driver's transformations, the
+# cache). Groups ("/", below) keep a prover out of the race.
 # In the IEEE model Gappa first: it answers in milliseconds, valid on the
 # number-format and rounding goals of the exact sums and unknown on
 # everything else; with it last, each of those goals waited for z3 and CVC4
@@ -101,59 +104,109 @@ esac
 # bit patterns and ghost loops Gappa cannot prove and whose Why3 tasks the
 # Gappa driver's transformations take minutes and gigabytes on (measured:
 # frama-c did not finish in 8 min with Gappa first; 28 s warm, Gappa last,
-# where Gappa gets only grid.acsl's four format lemmas).
+# where Gappa gets only grid.acsl's four format lemmas); that oracle runs
+# CVC4 alone first (provers=cvc4nofp/z3nofp,gappatp, see the passes).
 [ -n "$own_provers" ] && provers=$own_provers
 provers=${TP_WP_PROVERS:-$provers}
 
 log=$out/$name.log
+passes=$out/$name.passes
+rm -rf "$passes" && mkdir -p "$passes" || die "cannot create $passes"
+goals_py="$root/proofs/wp_goals.py"
 start=$(date +%s.%N)
-# prove T: one run of WP with a per-goal prover time limit of T seconds.
-# The cache keeps every result with the limit it had: a goal that timed out
-# under a limit is tried again under a longer one, a proved goal never is.
-prove() {
+npass=0
+# pass LIMIT PROVERS [SELECTION...]: one run of WP, per-goal limit LIMIT s,
+# over the goals SELECTION picks (default: all), log in $passes/N.log.
+# The cache keeps every result with the limit it had: a goal that timed
+# out under a limit is tried again under a longer one, a proved goal never
+# is, and a prover's failure under the same limit is not run again.
+pass() {
+    local limit=$1 list=$2
+    shift 2
+    npass=$((npass + 1))
+    echo "### wp.sh pass $npass: -wp-timeout $limit -wp-prover $list $*" > "$passes/$npass.log"
     frama-c -wp -wp-rte -warn-special-float none -wp-model "$model" \
         -wp-driver "$root/proofs/why3/tolproof.driver" \
-        -wp-prover "$provers" -wp-par 2 -wp-timeout "$1" \
+        -wp-prover "$list" -wp-par 2 -wp-timeout "$limit" \
         -wp-cache update -wp-cache-dir "$cache" \
-        "$src" > "$log" 2>&1
+        "$@" "$src" >> "$passes/$npass.log" 2>&1
 }
-prove "$timeout"
-rc=$?
-# Up to three passes. WP hands a goal's provers the free slots in list
-# order and starts the next prover only when one of them ends: where Gappa
-# and CVC4 both run into the limit, z3 waits for it even if it then proves
-# the goal in 50 ms. A short first limit makes those waits cheap (dot_fp32
-# cold: 171 s with one 30 s pass, 64 s with one 5 s pass). An oracle whose
-# slowest goals need a little more names a longer first limit (timeout=10
-# in exact_row.c and tp_ival_div.c: cold 173 -> 72 s and 43 -> 31 s, one
-# pass instead of two). Goals that miss the limit on a loaded machine get
-# a second pass with a longer limit, and what is still left a third with a
-# longer one (60 s, then 240 s by default); the goals already proved come
-# from the cache (each pass costs WP's own work again: 1 to 37 s an oracle),
-# and a goal no prover can prove still fails. Gappa's own time is capped
-# at 5 s of CPU in why3.conf.in: where it proves a goal it takes
-# milliseconds.
-unproved() { grep -aqE '^\[wp\] \[(Timeout|Failed|Unknown)\]' "$log"; }
+# every_goal LIMIT PROVERS: a pass over all goals, which must run.
+every_goal() { pass "$1" "$2" || { cat $(pass_logs) > "$log"; fail_frama "pass $npass"; }; }
+fail_frama() {
+    echo "wp.sh: frama-c failed on $src ($1), see $log" >&2
+    grep -aE 'User Error|\[kernel\].*[Ee]rror' "$log" | head -5 >&2
+    exit 1
+}
+pass_logs() { seq 1 $npass | sed "s|^|$passes/|; s|\$|.log|"; }
+goal_status() { /usr/bin/python3 "$goals_py" status $(pass_logs); }
+# again LIMIT PROVERS: a pass over the goals no pass has proved yet, chosen
+# by name (lemmas, labels) and function; where the choice misses one (a
+# goal whose name is not a property name, or a name WP refuses), a pass
+# over all goals.
+again() {
+    local limit=$1 list=$2 st first
+    st=$(goal_status) || die "proofs/wp_goals.py failed"
+    grep -q '^pending ' <<<"$st" || return 0
+    grep '^pending ' <<<"$st" | cut -d' ' -f2 > "$passes/pending"
+    first=$((npass + 1))
+    local lemmas fcts props
+    lemmas=$(sed -n 's/^lemmas //p' <<<"$st")
+    fcts=$(sed -n 's/^fcts //p' <<<"$st")
+    props=$(sed -n 's/^props //p' <<<"$st")
+    [ -n "$lemmas" ] && { pass "$limit" "$list" -wp-prop "$lemmas" || true; }
+    [ -n "$fcts" ] && { pass "$limit" "$list" -wp-fct "$fcts" || true; }
+    [ -n "$props" ] && { pass "$limit" "$list" -wp-fct "${props% *}" -wp-prop "${props#* }" || true; }
+    if [ $npass -lt $first ] ||
+        ! /usr/bin/python3 "$goals_py" missed "$passes/pending" $(seq $first $npass | sed "s|^|$passes/|; s|\$|.log|") >/dev/null; then
+        every_goal "$limit" "$list"
+    fi
+}
+# Passes. WP starts all of a goal's provers at once and keeps the first
+# that proves it; with two slots (-wp-par 2) the first two provers of the
+# list race on every goal. Where they complement each other that pays
+# (tp_div_box.c: 5 s racing CVC4 and z3, 15 s with CVC4 first and z3 on
+# what it left); where the first would win almost every goal, the second
+# takes a core for nothing. An oracle of that kind splits its provers into
+# groups with "/" (provers=cvc4nofp/z3nofp,gappatp): the first pass gives
+# every goal to the first group, and each later pass the goals still
+# unproved to one more group (the earlier provers answer from the cache).
+# tp_f16_round.c, cold and alone: CVC4, z3 and Gappa racing 80 s; CVC4
+# alone, then z3 and Gappa on the five goals it leaves, ~50 s. WP does
+# its own work again for each goal it is given (1 to 37 s an oracle for
+# all goals), so the later passes select only the unproved ones. Gappa
+# alone first is no shortcut: its driver's transformations on the large
+# goals then take minutes (exact_row.c: 114 s for Gappa's pass alone).
+IFS=/ read -r -a groups <<<"$provers"
+provers=${provers//\//,}
+list=${groups[0]}
+every_goal "$timeout" "$list"
+for g in "${groups[@]:1}"; do
+    list=$list,$g
+    again "$timeout" "$list"
+done
+# Goals that miss the limit on a loaded machine get a pass with a longer
+# limit, and what is still left one with a longer one again (60 s, then
+# 240 s by default); a goal no prover can prove still fails. An oracle
+# whose slowest goals need a little more than the default names a longer
+# first limit (timeout=10 in exact_row.c and tp_ival_div.c: cold 173 -> 72
+# s and 43 -> 31 s, no retry pass). Gappa's own time is capped at 5 s of
+# CPU in why3.conf.in: where it proves a goal it takes milliseconds.
 for limit in $retry_timeouts; do
-    [ $rc -eq 0 ] && unproved || break
+    grep -q '^pending ' <<<"$(goal_status)" || break
     echo "wp.sh: $name: goals left unproved; trying them again with ${limit} s" >&2
-    prove "$limit"
-    rc=$?
+    again "$limit" "$provers"
 done
 end=$(date +%s.%N)
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+cat $(pass_logs) > "$log"
 
-summary=$(grep -aE '^\[wp\] Proved goals:' "$log" | tail -1)
-proved=$(echo "$summary" | sed -E 's|.*: *([0-9]+) */ *([0-9]+).*|\1|')
-goals=$(echo "$summary" | sed -E 's|.*: *([0-9]+) */ *([0-9]+).*|\2|')
-if [ $rc -ne 0 ] || [ -z "$summary" ]; then
-    echo "wp.sh: frama-c failed on $src (exit $rc), see $log" >&2
-    grep -aE 'User Error|\[kernel\].*[Ee]rror' "$log" | head -5 >&2
-    exit 1
-fi
+st=$(goal_status) || die "proofs/wp_goals.py failed"
+goals=$(sed -n 's/^goals //p' <<<"$st")
+proved=$(sed -n 's/^proved //p' <<<"$st")
+[ -n "$goals" ] && [ "$goals" -gt 0 ] || fail_frama "no goal in the first pass"
 # Provers that closed at least one goal, as Frama-C names them.
-provers=$(sed -n '/^\[wp\] Proved goals:/,$p' "$log" | grep -aE '^  [A-Za-z]' |
-    awk -F: '$2 ~ /^ *[1-9]/ { gsub(/^ +| +$/, "", $1); print $1 }' |
+provers=$(sed -n 's/^prover //p' <<<"$st" |
     awk 'BEGIN { ORS = "" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 }')
 
 printf '{"oracle": "%s", "goals": %d, "proved": %d, "provers": [%s], "seconds": %s, "tiers": "%s"}\n' \
@@ -162,8 +215,7 @@ printf '{"oracle": "%s", "goals": %d, "proved": %d, "provers": [%s], "seconds": 
 status=0
 if [ "$proved" != "$goals" ]; then
     echo "wp.sh: $name: $proved/$goals goals proved; unproved:" >&2
-    grep -aE '^\[wp\] \[(Failed|Timeout|Unknown)' "$log" | sed 's/^/  /' >&2
-    grep -aE '^\[wp\] \[[^]]*\] Goal .* : (Timeout|Unknown|Failed)' "$log" | sed 's/^/  /' >&2
+    sed -n 's/^pending [^ ]* /  /p' <<<"$st" >&2
     status=1
 fi
 expected=${src%.c}.expected.json

@@ -1,4 +1,4 @@
-/* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
+/* wp: model=typed tiers=T1,T3 provers=cvc4nofp/z3nofp,gappatp */
 /* The binary16 ends of an admitted interval (tp_f16_round.h says what each
  * function proves). The order facts are proven here by two ghost loops
  * (induction over the positive patterns); each function calls them as a
