@@ -22,12 +22,17 @@
 #       other corner: too high where a.lo >= 0 (assertion `lo_rounded`).
 # About 16 minutes on 2 cores (10 when run again) (each copy is proved again, its failing goals
 # up to TP_WP_TIMEOUT = 10 s), so it is its own target, `ninja proof_mutants`,
-# not part of `ninja test`.
+# not part of `ninja test`. With TP_MUTANTS_EDITS_ONLY=1 it only checks that
+# every edit still applies to the oracles, in a second, with no prover:
+# tests/mutant_edits.t runs that in `ninja test`, so that an oracle edit
+# that moves a mutant's target line shows up in CI (M5 edited a line that
+# had moved to another file, unnoticed, from 56873e8 to e8ec9d1).
 set -u
 cd "$(dirname "$0")/.."
 . tests/tap.sh
+edits_only=${TP_MUTANTS_EDITS_ONLY:-0}
 
-for tool in frama-c why3 z3 cvc4 gappa; do
+[ "$edits_only" = 1 ] || for tool in frama-c why3 z3 cvc4 gappa; do
     if ! command -v $tool >/dev/null; then
         echo "1..0 # SKIP $tool not installed"
         exit 0
@@ -44,6 +49,7 @@ mutant() {
     sed -i -e "$expr" "$dir/$file"
     ! cmp -s "oracles/${file#oracles/}" "$dir/$file"
     ok $? "$name: the edit applies to $file"
+    [ "$edits_only" = 1 ] && return
     TP_WP_TIMEOUT=10 TP_WP_RETRY_TIMEOUTS=40 proofs/wp.sh "$dir/oracles/$oracle" "$dir/out" >"$dir/wp.out" 2>&1
     [ $? -ne 0 ]
     ok $? "$name: proofs/wp.sh fails"
@@ -72,9 +78,11 @@ mutant M9 oracles/common/proven/tp_ival_div.c \
     tp_ival32_div_assert_lo_rounded common/proven/tp_ival_div.c
 
 # The unmutated copy proves (the mutants fail for their edit, not the copy).
-mkdir -p "$tmp/base"
-cp -r oracles core "$tmp/base/"
-TP_WP_TIMEOUT=10 TP_WP_RETRY_TIMEOUTS=40 proofs/wp.sh "$tmp/base/oracles/layernorm/proven/layernorm.c" "$tmp/base/out" >"$tmp/base/wp.out" 2>&1
-ok $? "the unmutated copy proves"
+if [ "$edits_only" != 1 ]; then
+    mkdir -p "$tmp/base"
+    cp -r oracles core "$tmp/base/"
+    TP_WP_TIMEOUT=10 TP_WP_RETRY_TIMEOUTS=40 proofs/wp.sh "$tmp/base/oracles/layernorm/proven/layernorm.c" "$tmp/base/out" >"$tmp/base/wp.out" 2>&1
+    ok $? "the unmutated copy proves"
+fi
 
 tap_end
