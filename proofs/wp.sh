@@ -111,7 +111,8 @@ provers=${TP_WP_PROVERS:-$provers}
 
 log=$out/$name.log
 passes=$out/$name.passes
-rm -rf "$passes" && mkdir -p "$passes" || die "cannot create $passes"
+# Only this script's own files go: a pass log N.log and the list pending.
+mkdir -p "$passes" && rm -f "$passes"/[0-9]*.log "$passes/pending" || die "cannot create $passes"
 goals_py="$root/proofs/wp_goals.py"
 start=$(date +%s.%N)
 npass=0
@@ -138,7 +139,8 @@ fail_frama() {
     grep -aE 'User Error|\[kernel\].*[Ee]rror' "$log" | head -5 >&2
     exit 1
 }
-pass_logs() { seq 1 $npass | sed "s|^|$passes/|; s|\$|.log|"; }
+# pass_logs [FIRST]: the logs of passes FIRST (default 1) to the last.
+pass_logs() { seq "${1:-1}" $npass | sed "s|^|$passes/|; s|\$|.log|"; }
 goal_status() { /usr/bin/python3 "$goals_py" status $(pass_logs); }
 # again LIMIT PROVERS: a pass over the goals no pass has proved yet, chosen
 # by name (lemmas, labels) and function; where the choice misses one (a
@@ -158,7 +160,7 @@ again() {
     [ -n "$fcts" ] && { pass "$limit" "$list" -wp-fct "$fcts" || true; }
     [ -n "$props" ] && { pass "$limit" "$list" -wp-fct "${props% *}" -wp-prop "${props#* }" || true; }
     if [ $npass -lt $first ] ||
-        ! /usr/bin/python3 "$goals_py" missed "$passes/pending" $(seq $first $npass | sed "s|^|$passes/|; s|\$|.log|") >/dev/null; then
+        ! /usr/bin/python3 "$goals_py" missed "$passes/pending" $(pass_logs $first) >/dev/null; then
         every_goal "$limit" "$list"
     fi
 }

@@ -24,6 +24,8 @@ runs a pass over all goals if one did not (`missed` mode below).
 Usage: wp_goals.py status LOG [LOG...]
        wp_goals.py missed PENDING_FILE LOG [LOG...]   (exit 1 if a goal of
        PENDING_FILE, one per line, is absent from every LOG)
+Exit 2, with one line on stderr, on a file it cannot read or a wrong
+command line.
 """
 
 import re
@@ -132,11 +134,15 @@ def missed(pending_file, logs):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[1] == 'status':
-        status(argv[2:])
-        return 0
-    if len(argv) >= 4 and argv[1] == 'missed':
-        return missed(argv[2], argv[3:])
+    try:
+        if len(argv) >= 3 and argv[1] == 'status':
+            status(argv[2:])
+            return 0
+        if len(argv) >= 4 and argv[1] == 'missed':
+            return missed(argv[2], argv[3:])
+    except OSError as e:
+        sys.stderr.write('wp_goals.py: %s: %s\n' % (e.filename, e.strerror))
+        return 2
     sys.stderr.write(__doc__)
     return 2
 
