@@ -10,7 +10,8 @@
 # (default build), TP_WP_TIMEOUT (seconds per goal in the first pass,
 # default: the oracle's own timeout= below, else 5), TP_WP_RETRY_TIMEOUTS
 # (the limits of the passes that retry the goals left unproved, default
-# "60 240").
+# "60 240"), TP_WP_PROVERS and TP_WP_ALONE (override the oracle's
+# provers= and alone=, below; TP_WP_ALONE= runs no function alone).
 set -u
 
 die() { echo "wp.sh: $*" >&2; exit 2; }
@@ -44,14 +45,17 @@ name=$(basename "$src" .c)
 #   /* wp: model=typed+real tiers=T1,T2 */
 # and may name its provers, in the order to try them (see below):
 #   /* wp: model=typed tiers=T1,T3 provers=cvc4nofp,z3nofp,gappatp */
+# and functions to prove first with other provers than the rest (below):
+#   /* wp: model=typed tiers=T1,T2 alone=cvc4nofp:tp_gemm_exact */
 # and the time limit of its first pass, in seconds (below; TP_WP_TIMEOUT
 # overrides it):
 #   /* wp: model=typed tiers=T1,T2 timeout=10 */
-marker=$(grep -a -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,/]+)?( timeout=[1-9][0-9]*)? \*/' "$src")
+marker=$(grep -a -m1 -oE '/\* wp: model=[a-z+]+ tiers=[T0-9,]+( provers=[a-z0-9,/]+)?( alone=[a-z0-9,]+:[A-Za-z0-9_,]+)?( timeout=[1-9][0-9]*)? \*/' "$src")
 [ -n "$marker" ] || die "$src has no '/* wp: model=... tiers=... */' line saying how to prove it"
 model=$(echo "$marker" | sed -E 's|.*model=([a-z+]+).*|\1|')
 tiers=$(echo "$marker" | sed -E 's|.*tiers=([T0-9,]+).*|\1|; s|,| |g')
 own_provers=$(echo "$marker" | sed -nE 's|.*provers=([a-z0-9,/]+).*|\1|p')
+own_alone=$(echo "$marker" | sed -nE 's|.*alone=([a-z0-9,]+:[A-Za-z0-9_,]+).*|\1|p')
 own_timeout=$(echo "$marker" | sed -nE 's|.*timeout=([0-9]+).*|\1|p')
 timeout=${timeout:-${own_timeout:-5}}
 
@@ -108,6 +112,9 @@ esac
 # CVC4 alone first (provers=cvc4nofp/z3nofp,gappatp, see the passes).
 [ -n "$own_provers" ] && provers=$own_provers
 provers=${TP_WP_PROVERS:-$provers}
+alone=${TP_WP_ALONE-$own_alone}
+[ -z "$alone" ] || [[ $alone =~ ^[a-z0-9,]+:[A-Za-z0-9_,]+$ ]] ||
+    die "TP_WP_ALONE: '$alone' is not PROVERS:FUNCTIONS (expected e.g. cvc4nofp:tp_gemm_exact)"
 
 log=$out/$name.log
 passes=$out/$name.passes
@@ -132,8 +139,9 @@ pass() {
         -wp-cache update -wp-cache-dir "$cache" \
         "$@" "$src" >> "$passes/$npass.log" 2>&1
 }
-# every_goal LIMIT PROVERS: a pass over all goals, which must run.
-every_goal() { pass "$1" "$2" || { cat $(pass_logs) > "$log"; fail_frama "pass $npass"; }; }
+# every_goal LIMIT PROVERS [SELECTION...]: a pass that must run, over all
+# goals unless SELECTION is one of the passes that split them (below).
+every_goal() { pass "$@" || { cat $(pass_logs) > "$log"; fail_frama "pass $npass"; }; }
 fail_frama() {
     echo "wp.sh: frama-c failed on $src ($1), see $log" >&2
     grep -aE 'User Error|\[kernel\].*[Ee]rror' "$log" | head -5 >&2
@@ -141,7 +149,9 @@ fail_frama() {
 }
 # pass_logs [FIRST]: the logs of passes FIRST (default 1) to the last.
 pass_logs() { seq "${1:-1}" $npass | sed "s|^|$passes/|; s|\$|.log|"; }
-goal_status() { /usr/bin/python3 "$goals_py" status $(pass_logs); }
+# The first $split passes split the goals between them (1, or 3 with alone=).
+split=1
+goal_status() { /usr/bin/python3 "$goals_py" status --first $split $(pass_logs); }
 # again LIMIT PROVERS: a pass over the goals no pass has proved yet, chosen
 # by name (lemmas, labels) and function; where the choice misses one (a
 # goal whose name is not a property name, or a name WP refuses), a pass
@@ -182,7 +192,25 @@ again() {
 IFS=/ read -r -a groups <<<"$provers"
 provers=${provers//\//,}
 list=${groups[0]}
-every_goal "$timeout" "$list"
+# alone=PROVERS:FUNCTIONS splits the first pass in three: the functions
+# named, with PROVERS alone; every other function, with the first group;
+# the lemmas, with the first group (-wp-skip-fct drops them, -wp-fct too).
+# The goal count is the sum of the three, and must still match the
+# expected status; what the functions' pass left goes to the first group
+# next. For functions whose goals one prover proves alone, racing a
+# second one costs a core for nothing. Cold, alone, on the 2-core machine
+# (2026-11-25; racing -> split): exact_row.c 70.7 -> 44.4 s,
+# embedding_scatter.c 78.1 -> 48.5 s, gemm_rows.c 54.2 -> 35.8 s,
+# layernorm.c 45.7 -> 37.0 s.
+if [ -n "$alone" ]; then
+    split=3
+    every_goal "$timeout" "${alone%%:*}" -wp-fct "${alone#*:}"
+    every_goal "$timeout" "$list" -wp-skip-fct "${alone#*:}"
+    every_goal "$timeout" "$list" -wp-prop @lemma
+    again "$timeout" "$list"
+else
+    every_goal "$timeout" "$list"
+fi
 for g in "${groups[@]:1}"; do
     list=$list,$g
     again "$timeout" "$list"
@@ -205,6 +233,7 @@ cat $(pass_logs) > "$log"
 
 st=$(goal_status) || die "proofs/wp_goals.py failed"
 goals=$(sed -n 's/^goals //p' <<<"$st")
+listed=$(sed -n 's/^listed //p' <<<"$st")
 proved=$(sed -n 's/^proved //p' <<<"$st")
 [ -n "$goals" ] && [ "$goals" -gt 0 ] || fail_frama "no goal in the first pass"
 # Provers that closed at least one goal, as Frama-C names them.
@@ -218,6 +247,8 @@ status=0
 if [ "$proved" != "$goals" ]; then
     echo "wp.sh: $name: $proved/$goals goals proved; unproved:" >&2
     sed -n 's/^pending [^ ]* /  /p' <<<"$st" >&2
+    [ "$listed" = "$goals" ] ||
+        echo "  $((goals - listed)) goals counted but not named in the first $split pass logs, or named twice" >&2
     status=1
 fi
 expected=${src%.c}.expected.json

@@ -6,8 +6,12 @@ pass sees every goal; a later pass sees only those left unproved, chosen
 with -wp-prop / -wp-fct. This script reads the logs of the passes so far
 (the first one first) and prints, one per line:
 
-  goals N             goals of the oracle (the first pass's count)
-  proved N            goals proved in at least one pass
+  goals N             goals of the oracle: the first pass's count, or
+                      the sum over the first K passes (--first K) where
+                      those passes split the goals between them
+  listed N            goals those passes name (N < goals where a goal
+                      is counted but not named, or two passes name it)
+  proved N            goals named there and proved in at least one pass
   pending GOAL LINE   a goal no pass has proved yet, and its last log line
   lemmas L1,L2        -wp-prop for the pending lemmas
   fcts F1,F2          -wp-fct for functions whose pending goals need all
@@ -21,7 +25,7 @@ A selection can miss a goal (a name that is not a property name); wp.sh
 then checks that every pending goal appeared in the next pass's log and
 runs a pass over all goals if one did not (`missed` mode below).
 
-Usage: wp_goals.py status LOG [LOG...]
+Usage: wp_goals.py status [--first K] LOG [LOG...]
        wp_goals.py missed PENDING_FILE LOG [LOG...]   (exit 1 if a goal of
        PENDING_FILE, one per line, is absent from every LOG)
 Exit 2, with one line on stderr, on a file it cannot read or a wrong
@@ -82,10 +86,14 @@ def selector(goal):
     return (fct, None)
 
 
-def status(logs):
-    first, total = read(logs[0])
-    if total is None:
-        total = len(first)
+def status(logs, k=1):
+    """The first K logs split the goals between them (disjoint -wp-fct /
+    -wp-skip-fct / lemma passes); a goal in none of them is no goal."""
+    first, total = {}, 0
+    for path in logs[:k]:
+        goals, n = read(path)
+        first.update(goals)
+        total += len(goals) if n is None else n
     valid, last, by = set(), {}, {}
     for path in logs:
         goals, _ = read(path)
@@ -96,7 +104,10 @@ def status(logs):
                 by[g] = prover
     pending = [g for g in first if g not in valid]
     print('goals %d' % total)
-    print('proved %d' % (total - len(pending)))
+    print('listed %d' % len(first))
+    # Counted from the goals listed, not from the total: a goal the
+    # summary counts but no line names is not proved.
+    print('proved %d' % (len(first) - len(pending)))
     lemmas, whole, props = [], [], []
     for g in pending:
         print('pending %s %s' % (g, last[g]))
@@ -135,7 +146,11 @@ def missed(pending_file, logs):
 
 def main(argv):
     try:
-        if len(argv) >= 3 and argv[1] == 'status':
+        if len(argv) >= 5 and argv[1:3] == ['status', '--first'] \
+                and argv[3].isdigit() and int(argv[3]) >= 1:
+            status(argv[4:], int(argv[3]))
+            return 0
+        if len(argv) >= 3 and argv[1] == 'status' and argv[2] != '--first':
             status(argv[2:])
             return 0
         if len(argv) >= 4 and argv[1] == 'missed':

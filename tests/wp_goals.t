@@ -62,6 +62,39 @@ ok $? "missed names the goals the selection did not reach"
 $py $goals missed "$tmp/pending" "$tmp/1.log" >/dev/null
 ok $? "missed passes when every pending goal was tried"
 
+# A first pass split in three (alone=): the goal count is the sum.
+cat >"$tmp/a.log" <<'EOF2'
+[wp] [CVC4 1.8 (noFP)] Goal typed_tolproof_big_assert_t_grid : Valid (1s)
+[wp] [CVC4 1.8 (noFP)] Goal typed_tolproof_big_loop_invariant_exact_preserved : Timeout (5s)
+[wp] Proved goals:    1 / 2
+EOF2
+cat >"$tmp/b.log" <<'EOF2'
+[wp] [Qed] Goal typed_tolproof_small_assert_rte_mem_access : Valid
+[wp] Proved goals:    1 / 1
+EOF2
+cat >"$tmp/c.log" <<'EOF2'
+[wp] [Gappa 1.4.1 (tolproof)] Goal typed_tolproof_lemma_Grid48_Add : Valid
+[wp] Proved goals:    1 / 1
+EOF2
+st=$($py $goals status --first 3 "$tmp/a.log" "$tmp/b.log" "$tmp/c.log")
+has 'goals 4' "split passes: the goal count is the sum of the first three"
+has 'proved 3' "split passes: goals proved in any of them count"
+has 'props big exact' "split passes: what the first left is selected"
+st=$($py $goals status "$tmp/a.log" "$tmp/b.log" "$tmp/c.log")
+has 'goals 2' "without --first only the first log counts the goals"
+# The same goal in two of the splitting passes, or a goal counted and not
+# named: fewer goals listed than counted, never more proved.
+st=$($py $goals status --first 2 "$tmp/a.log" "$tmp/a.log")
+has 'goals 4' "a goal named by two splitting passes is counted twice"
+has 'listed 2' "... and listed once"
+has 'proved 1' "... and proved once, so the oracle fails"
+printf '[wp] [Qed] Goal typed_tolproof_small_assert_rte_mem_access : Valid\n[wp] Proved goals:    2 / 2\n' >"$tmp/d.log"
+st=$($py $goals status "$tmp/d.log")
+has 'proved 1' "a goal the summary counts and no line names is not proved"
+$py $goals status --first 0 "$tmp/a.log" >/dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "--first 0 is a wrong command line"
+
 $py $goals bogus >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "a wrong command line exits 2"

@@ -3,7 +3,7 @@
  * exact_acc_ok. Every column untouched so far keeps its pair unchanged
  * (invariant `todo`): an equality of reals does not carry \is_finite, so
  * exact_acc_ok is carried explicitly. */
-/* wp: model=typed tiers=T1,T2 timeout=10 */
+/* wp: model=typed tiers=T1,T2 alone=cvc4nofp:tp_exact_row_madd timeout=10 */
 /* timeout=10: the slowest goal, kept_lo (CVC4 6 to 8 s alone), proves in
  * the first pass. */
 #include "exact_row.h"

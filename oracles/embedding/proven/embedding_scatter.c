@@ -2,7 +2,7 @@
  * model: every double addition is exact for n <= 8192 = 2^13 binary16
  * terms per entry (oracles/common/proven/exact_sum24.h), so each entry is
  * the real sum of its queries' gradients. */
-/* wp: model=typed tiers=T1,T2 provers=gappatp,cvc4nofp,z3nofp,z3tp */
+/* wp: model=typed tiers=T1,T2 provers=gappatp,cvc4nofp,z3nofp,z3tp alone=cvc4nofp:tp_embedding_scatter,add_row24 */
 #include "embedding_scatter.h"
 #ifndef __FRAMAC__
 /* row_start is read only by the ACSL \at(..., row_start) the compiler does not see */

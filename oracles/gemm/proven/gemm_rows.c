@@ -3,7 +3,7 @@
  * pointers are carried from one row to the next (ai += K, ...) and named by
  * mat_row / mat_row_d in the invariants, so the provers see row i as one
  * term, not as the offset i*K. */
-/* wp: model=typed tiers=T1,T2 provers=gappatp,cvc4nofp,z3nofp,z3tp */
+/* wp: model=typed tiers=T1,T2 provers=gappatp,cvc4nofp,z3nofp,z3tp alone=cvc4nofp:tp_gemm_exact */
 #include "gemm.h"
 #ifndef __FRAMAC__
 /* row_start is read only by the ACSL \at(..., row_start) the compiler does not see */

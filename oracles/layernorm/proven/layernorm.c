@@ -8,7 +8,7 @@
  * contracts hold for n <= TP_LN_N_MAX = 2^13 terms (|hi| <= n 2^32 <= 2^45,
  * |lo| <= n TP_EXACT_REST < 2^5) and that hi + lo is the exact sum.
  * gcc must neither contract (-ffp-contract=off) nor reassociate these. */
-/* wp: model=typed tiers=T1,T2 */
+/* wp: model=typed tiers=T1,T2 alone=cvc4nofp:tp_ln_row_dot,tp_ln_row_sum */
 #include "layernorm.h"
 
 /* The invariant of one split-double accumulator pair after k terms. */
