@@ -6,6 +6,7 @@
 
 #include "cli/tp_check_tensors.h"
 #include "cli/tp_device_provider.h"
+#include "core/tp_timings.h"
 #include "oracles/gemm/gemm_exact_provider.h"
 
 #include <dlfcn.h>
@@ -151,6 +152,12 @@ API int tolproof_check(const char *contract, const char *plans_dir, const char *
         *json = NULL;
     if (text)
         *text = NULL;
+    /* TOLPROOF_TIMINGS=1: each phase's wall time on stderr as it ends, as
+     * the command's --timings (read per call, so a process can turn it on
+     * for one call). */
+    const char *timings = getenv("TOLPROOF_TIMINGS");
+    tp_timings_enable(timings && *timings && strcmp(timings, "0") != 0);
+    const double t_call = tp_timing_start();
     tp_check_request *r = calloc(1, sizeof *r);
     if (!r)
         return -1;
@@ -189,5 +196,6 @@ API int tolproof_check(const char *contract, const char *plans_dir, const char *
     json_decref(res);
     tp_check_request_release(r);
     free(r);
+    tp_timing_end(t_call, "whole tolproof_check call");
     return rc;
 }

@@ -43,7 +43,10 @@ typedef struct {
  * writes it (for a refusal: verdict "refused" and its reason), *text (if
  * text is not NULL) the summary the command prints, or for a refusal the
  * one-line reason it prints after "tolproof check: ". Free both with
- * tolproof_free. */
+ * tolproof_free.
+ * With TOLPROOF_TIMINGS=1 in the environment, the call writes the wall
+ * time of each phase to stderr as it ends, as `tolproof check --timings`
+ * does. */
 int tolproof_check(const char *contract, const char *plans_dir, const char *backend, const tolproof_tensor *tensors,
                    int ntensors, const char *const *model, int nmodel, const char *const *dims, int ndims, char **json,
                    char **text);

@@ -347,3 +347,28 @@ def test_library_exports_only_the_api():
     needed = sorted(line.split("[")[1].rstrip("]") for line in dyn.splitlines() if "(NEEDED)" in line)
     allowed = {"libc.so.6", "libm.so.6", "libmpfr.so.6", "libgmp.so.10", "libjansson.so.4", "libgomp.so.1"}
     assert set(needed) <= allowed, needed
+
+
+@pytest.mark.parametrize("value", ["1", "0", None])
+def test_timings_on_stderr_when_asked(fixtures, value):
+    """TOLPROOF_TIMINGS=1 writes the call's phases to stderr (file
+    descriptor 2, from C: a child process catches them); 0 or unset, none."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np, tolproof\n"
+            "d = sys.argv[1]\n"
+            "r = tolproof.check('gelu_fwd', inputs={'x': np.load(d + '/x.npy')}, outputs={'y': np.load(d + '/y.npy')})\n"
+            "assert r.passed\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    env.pop("TOLPROOF_TIMINGS", None)
+    if value is not None:
+        env["TOLPROOF_TIMINGS"] = value
+    p = subprocess.run([sys.executable, "-c", code, os.path.join(str(fixtures), "gelu_fwd")], env=env,
+                       capture_output=True, text=True, check=True)
+    lines = p.stderr.splitlines()
+    if value == "1":
+        assert any(x.startswith("tolproof: timing: whole tolproof_check call: ") for x in lines), p.stderr
+        assert any(x.startswith("tolproof: timing: case built") for x in lines), p.stderr
+    else:
+        assert not any(x.startswith("tolproof: timing: ") for x in lines), p.stderr
