@@ -33,7 +33,8 @@ Usage (from the repository, after `ninja build/tolproof plans`):
         [--sizes 1024,4096,8192] [--threads 1,16 | --threads ''] [--reps 1]
         [--work DIR] [--tolproof build/tolproof] [--device] [--timings]
 --timings passes --timings to the last run of the most threads (and of
---device) and keeps its phase times (stderr) in the JSON.
+--device) and keeps its phase times (stderr) in the JSON; with --api, one
+more API call runs with TOLPROOF_TIMINGS=1 and its phases are kept too.
 Sizes are N (an N^3 GEMM) or MxNxK. Writes DIR/bench_gemm_check.json and
 DIR/bench_gemm_check.md and prints the table. Inputs are cached in --work
 (default DIR/inputs) and reused when present (same size, same seed).
@@ -103,10 +104,16 @@ def baseline(paths, reps):
     return {"seconds": best, "allclose": ok, "device": torch.cuda.get_device_name()}
 
 
-def api_check(paths, reps):
+def api_check(paths, reps, timings=False):
     """tolproof.check(..., device=True) from the Python API on CUDA tensors
     (PyTorch's context already made, as the baseline's): seconds, best of
-    reps after a warm-up, copies to the host included."""
+    reps after a warm-up, copies to the host included. With timings, one
+    more call runs with TOLPROOF_TIMINGS=1 and its phases (the C library's
+    stderr, captured) are kept, with the call's copy of the three tensors
+    to the host (tolproof._arrays.host_array: page-locked memory) timed
+    alone before it, and the same copy into fresh pageable memory."""
+    import tempfile
+
     import torch
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
     import tolproof
@@ -120,7 +127,40 @@ def api_check(paths, reps):
         verdict = res.verdict
         if r > 0 and (best is None or dt < best):
             best = dt
-    return {"seconds": best, "verdict": verdict}
+    out = {"seconds": best, "verdict": verdict}
+    if timings:
+        from tolproof._arrays import host_array
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for x in (A, B, C):
+            host_array(x)
+        copy = time.perf_counter() - t0
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for x in (A, B, C):
+            x.to("cpu")  # into fresh pageable memory, as the call copied them before
+        pageable = time.perf_counter() - t0
+        # the library writes to file descriptor 2: catch it in a file
+        with tempfile.TemporaryFile() as f:
+            sys.stderr.flush()
+            saved = os.dup(2)
+            os.dup2(f.fileno(), 2)
+            os.environ["TOLPROOF_TIMINGS"] = "1"
+            try:
+                t0 = time.perf_counter()
+                tolproof.check("gemm_fwd", inputs={"A": A, "B": B}, outputs={"C": C}, device=True)
+                dt = time.perf_counter() - t0
+            finally:
+                del os.environ["TOLPROOF_TIMINGS"]
+                os.dup2(saved, 2)
+                os.close(saved)
+            f.seek(0)
+            lines = f.read().decode(errors="replace").splitlines()
+        out["timings"] = ["python: A, B, C to the host as the call copies them (alone, before it): %.4f s" % copy,
+                          "python: A, B, C to fresh pageable host memory, x.to('cpu') (alone): %.4f s" % pageable,
+                          "python: the call with timings on: %.4f s" % dt] + \
+            [x for x in lines if x.startswith(TIMING_PREFIX)]
+    return out
 
 
 def main():
@@ -189,9 +229,11 @@ def main():
                      if x.startswith(TIMING_PREFIX + "after the files were read: ")]
             dev["after_reads_s"] = after[-1] if after else None
             if a.api:
-                dev["api"] = api_check(paths, a.reps)
+                dev["api"] = api_check(paths, a.reps, a.timings)
                 print(f"  tolproof.check(device=True) on CUDA tensors: {dev['api']['seconds']:.3f} s "
                       f"({dev['api']['verdict']})", file=sys.stderr)
+                for line in dev["api"].get("timings", []):
+                    print("    api " + line, file=sys.stderr)
         t1 = next((r for r in runs if r["threads"] == 1), None)
         tmax = max(runs, key=lambda r: r["threads"]) if runs else None
         macs = float(M) * N * K
