@@ -320,7 +320,11 @@ static void tp_gx_launch(const tp_gx_operands *o, const void *dA, const void *dB
  * are faulted in while the kernel runs (NULL: none). */
 static int tp_gx_compute(int M, int N, int K, const tp_gx_operands *o, double *const *touch, char *err, size_t errlen)
 {
+    double tw = tp_gx_timings ? tp_gx_now() : 0.0;
+    const int warming = tp_gx_warming;
     tp_gx_warm_join();
+    if (warming)
+        tp_gx_phase(&tw, "waited for the CUDA context (made in the background since the provider loaded)");
     tp_gx_release();
     if (M < 0 || N < 0 || K < 0 || K > TP_FX_K_MAX) {
         snprintf(err, errlen, "K = %d: the exact sums on the GPU are argued for K <= %d", K, TP_FX_K_MAX);
