@@ -20,7 +20,10 @@
 #       step too high (assertion `at_or_above`, and the end unsound).
 #   M9  tp_ival32_div's lower end is RN32(a.lo / b.lo) alone, without the
 #       other corner: too high where a.lo >= 0 (assertion `lo_rounded`).
-# About 16 minutes on 2 cores (10 when run again) (each copy is proved again, its failing goals
+#   M10 tp_bf16_upper_end confirms a candidate exactly on the midpoint
+#       whatever its parity: at a tie to an even successor the end is one
+#       step too low (assertion `at_or_under`).
+# About 17 minutes on 2 cores (11 when run again) (each copy is proved again, its failing goals
 # up to TP_WP_TIMEOUT = 10 s), so it is its own target, `ninja proof_mutants`,
 # not part of `ninja test`. With TP_MUTANTS_EDITS_ONLY=1 it only checks that
 # every edit still applies to the oracles, in a second, with no prover:
@@ -76,6 +79,9 @@ mutant M8 oracles/common/proven/tp_f16_round.c \
 mutant M9 oracles/common/proven/tp_ival_div.c \
     's/^    r.lo = min_f(tp_f32_div(a.lo, b.lo), tp_f32_div(a.lo, b.hi));$/    r.lo = tp_f32_div(a.lo, b.lo);/' \
     tp_ival32_div_assert_lo_rounded common/proven/tp_ival_div.c
+mutant M10 oracles/common/proven/tp_bf16_round.c \
+    's/^    if (!(u < t) \&\& !(bhi == vm \&\& c % 2 == 0)) {$/    if (!(u < t) \&\& !(bhi == vm)) {/' \
+    tp_bf16_upper_end_assert_at_or_under common/proven/tp_bf16_round.c
 
 # The unmutated copy proves (the mutants fail for their edit, not the copy).
 if [ "$edits_only" != 1 ]; then

@@ -19,15 +19,16 @@
  * the codec's rounding in all four rounding modes, near every power of two,
  * at midpoints, at the overflow threshold and on random doubles. */
 #include "tests/tap.h"
+#include "tests/midpoints.h"
 #include "core/tp_ieee.h"
 #include "oracles/common/f16_ends.h"
+#include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
 
 #include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include <mpfr.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -48,7 +49,9 @@ static long check(double x, double lo_want, double hi_want, long *bad)
 
 int main(void)
 {
-    tap_plan(6);
+    const int modes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+    uint64_t r = 0x243f6a8885a308d3u;
+    tap_plan(8);
     long n = 0, bad = 0, ties = 0;
     for (uint32_t c = 0; c <= 0xffff; c++) {
         if (tp_ieee_is_nan(c, 5, 10) || tp_ieee_is_inf(c, 5, 10) || c == 0x8000)
@@ -104,31 +107,58 @@ int main(void)
     tap_ok(viol == 0, "random intervals: RN16 of each of %ld points lies between the ends (%ld outside)", pts, viol);
     /* the midpoint f16_ends.h passes, (v + w) * 0.5 in double, against
      * MPFR's exact one: the proof takes it as given */
-    mpfr_t a, b;
-    mpfr_inits2(64, a, b, (mpfr_ptr)0);
-    long mids = 0, wrong = 0;
-    for (uint32_t c = 0; c <= 0xffff; c++) {
-        if (tp_ieee_is_nan(c, 5, 10) || tp_ieee_is_inf(c, 5, 10))
-            continue;
-        const uint32_t up = tp_ieee_next_up(c, 5, 10);
-        if (tp_ieee_is_inf(up, 5, 10))
-            continue;
-        const double v = val(c), w = val(up);
-        mpfr_set_d(a, v, MPFR_RNDN); /* exact: 64 bits hold any binary16 value and their sum */
-        mpfr_set_d(b, w, MPFR_RNDN);
-        mpfr_add(a, a, b, MPFR_RNDN);
-        mpfr_div_2ui(a, a, 1, MPFR_RNDN);
-        mids++;
-        wrong += mpfr_cmp_d(a, (v + w) * 0.5) != 0;
-    }
-    mpfr_clears(a, b, (mpfr_ptr)0);
+    long mids = 0;
+    const long wrong = tp_test_midpoints_wrong(5, 10, &mids);
     tap_ok(wrong == 0, "the midpoint (v + w) * 0.5 of each of the %ld pairs of neighbouring finite patterns is the "
                        "exact one (%ld not)",
            mids, wrong);
+    /* the proven ceiling and floor (embedding_bwd's per-step bound): at
+     * every finite value and the doubles next to it, beyond the range, and
+     * on random doubles against the codec's tp_format_ceil / floor, in the
+     * caller's rounding modes */
+    long cf = 0, cf_bad = 0;
+    for (uint32_t c = 0; c <= 0xffff; c++) {
+        if (tp_ieee_is_nan(c, 5, 10) || tp_ieee_is_inf(c, 5, 10))
+            continue;
+        const double v = val(c), above = nextafter(v, INFINITY), below = nextafter(v, -INFINITY);
+        const uint32_t up = tp_ieee_next_up(c, 5, 10), dn = tp_ieee_next_down(c, 5, 10);
+        const double vu = tp_ieee_is_inf(up, 5, 10) ? INFINITY : val(up);
+        const double vd = tp_ieee_is_inf(dn, 5, 10) ? -INFINITY : val(dn);
+        cf += 4;
+        cf_bad += !(tp_f16_ceil(v) == v && tp_f16_floor(v) == v);
+        cf_bad += !(tp_f16_ceil(above) == (v == 0 ? 0x1p-24 : vu)); /* above +-0: the least subnormal */
+        cf_bad += !(tp_f16_floor(below) == (v == 0 ? -0x1p-24 : vd));
+        cf_bad += !(tp_f16_ceil(below) == v && tp_f16_floor(above) == v);
+    }
+    cf_bad += !(tp_f16_ceil(65504.5) == INFINITY && tp_f16_ceil(1e300) == INFINITY);
+    cf_bad += !(tp_f16_floor(-65504.5) == -INFINITY && tp_f16_floor(-1e300) == -INFINITY);
+    cf_bad += !(tp_f16_ceil(-1e300) == -65504.0 && tp_f16_floor(1e300) == 65504.0);
+    cf_bad += !(tp_f16_ceil(INFINITY) == INFINITY && tp_f16_floor(-INFINITY) == -INFINITY && isnan(tp_f16_ceil(NAN)));
+    cf += 4;
+    for (int k = 0; k < 200000; k++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        const double x = ldexp((double)(int64_t)(r >> 11) * 0x1p-53, (int)(r % 60) - 40) * ((r >> 7) & 1 ? -1 : 1);
+        for (int m = 0; m < 4; m++) {
+            fesetround(modes[m]);
+            const double cl = tp_f16_ceil(x), fl = tp_f16_floor(x);
+            fesetround(FE_TONEAREST);
+            cf++;
+            cf_bad += !(cl == tp_format_ceil(&tp_binary16, x) && fl == tp_format_floor(&tp_binary16, x));
+        }
+    }
+    tap_ok(cf_bad == 0, "binary16 ceiling and floor (proven tp_f16_ceil_end / floor_end): %ld checks at every finite "
+                        "value and next to it, beyond the range and against the codec in 4 modes (%ld wrong)",
+           cf, cf_bad);
+    /* a wrong candidate is refused: 1 + 2^-10 for the ceiling of 1, and 1
+     * for the ceiling of a point just above 1 */
+    long refused = 0;
+    refused += !tp_f16_ceil_end(1.0, 0x3c01, val(0x3c01), 1.0).confirmed;
+    refused += !tp_f16_ceil_end(1.0005, 0x3c00, 1.0, val(0x3bff)).confirmed;
+    refused += !tp_f16_floor_end(1.0, 0x3bff, val(0x3bff), 1.0).confirmed;
+    refused += !tp_f16_floor_end(0.9999, 0x3c00, 1.0, val(0x3c01)).confirmed;
+    tap_ok(refused == 4, "a wrong candidate ceiling or floor is refused (%ld of 4)", refused);
     /* binary32 ends: proven (round-to-nearest) or codec, the same value */
-    const int modes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
     long b32 = 0, b32_bad = 0;
-    uint64_t r = 0x243f6a8885a308d3u;
     for (int k = 0; k < 200000; k++) {
         double x;
         if (k < 2000) { /* near 2^e, and the midpoints around it */

@@ -1,5 +1,7 @@
 /* The binary16 ends of an admitted interval, as doubles, from the proven
- * tp_f16_lower_end / tp_f16_upper_end (oracles/common/proven/tp_f16_round.h).
+ * tp_f16_lower_end / tp_f16_upper_end (oracles/common/proven/tp_f16_round.h),
+ * and the binary16 ceiling and floor of a real bound from the proven
+ * tp_f16_ceil_end / tp_f16_floor_end.
  * Every op's rounding to nearest of an admitted interval to binary16 calls them, through
  * oracles/common/round_ends.h, and op gemm's directly
  * (oracles/gemm/gemm_admitted.h, on the CPU and in the GPU element check).
@@ -48,6 +50,44 @@ static inline TP_HD double tp_f16_upper(double bhi)
         if (e.confirmed)
             return e.inf < 0 ? -(double)INFINITY : e.inf > 0 ? (double)INFINITY : e.v;
         c = tp_ieee_next_up(c, 5, 10);
+    }
+}
+
+/* The least binary16 value >= x (+inf above 65504; x itself when not
+ * finite), confirmed by the proven tp_f16_ceil_end: the candidate is the
+ * codec's rounding of x (clamped to the finite patterns), and the loop
+ * moves it up while its value is below x and down while its
+ * predecessor's is not; with a right codec it ends within two tries. */
+static inline TP_HD double tp_f16_ceil(double x)
+{
+    if (!(x > -(double)INFINITY && x < (double)INFINITY))
+        return x;
+    uint32_t c = tp_ieee_encode(x, 5, 10);
+    if (tp_ieee_is_inf(c, 5, 10))
+        c = x > 0 ? 0x7bff : 0xfbff;
+    for (;;) {
+        const double vc = tp_ieee_decode(c, 5, 10), vp = tp_ieee_decode(tp_ieee_next_down(c, 5, 10), 5, 10);
+        const tp_f16_end e = tp_f16_ceil_end(x, (int)c, vc, vp);
+        if (e.confirmed)
+            return e.inf > 0 ? (double)INFINITY : e.v;
+        c = vc < x ? tp_ieee_next_up(c, 5, 10) : tp_ieee_next_down(c, 5, 10);
+    }
+}
+
+/* The greatest binary16 value <= x, the mirror image (-inf below -65504). */
+static inline TP_HD double tp_f16_floor(double x)
+{
+    if (!(x > -(double)INFINITY && x < (double)INFINITY))
+        return x;
+    uint32_t c = tp_ieee_encode(x, 5, 10);
+    if (tp_ieee_is_inf(c, 5, 10))
+        c = x > 0 ? 0x7bff : 0xfbff;
+    for (;;) {
+        const double vc = tp_ieee_decode(c, 5, 10), vs = tp_ieee_decode(tp_ieee_next_up(c, 5, 10), 5, 10);
+        const tp_f16_end e = tp_f16_floor_end(x, (int)c, vc, vs);
+        if (e.confirmed)
+            return e.inf < 0 ? -(double)INFINITY : e.v;
+        c = vc > x ? tp_ieee_next_down(c, 5, 10) : tp_ieee_next_up(c, 5, 10);
     }
 }
 

@@ -4,16 +4,19 @@
  * intermediate rounding its model names, goes through.
  *
  * binary16: the proven ends (oracles/common/f16_ends.h,
- * oracles/common/proven/tp_f16_round.c, T3). binary32: the proven ends of
- * oracles/common/proven/tp_f32_round.c (T3) for finite ends within the
- * binary32 range in round-to-nearest (C's conversion is RN32 only there);
- * elsewhere, and for bfloat16, the codec's rounding of each end
- * (core/tp_format.h): sound because rounding to nearest is monotone and the
- * codec's rounding agrees with MPFR's (tests/test_format.c); not proven.
- * Both give the same value (tests/test_f16_round.c). */
+ * oracles/common/proven/tp_f16_round.c, T3). bfloat16: the proven ends
+ * (oracles/common/bf16_ends.h, oracles/common/proven/tp_bf16_round.c,
+ * T3). binary32: the proven ends of oracles/common/proven/tp_f32_round.c
+ * (T3) for finite ends within the binary32 range in round-to-nearest (C's
+ * conversion is RN32 only there); elsewhere the codec's rounding of each
+ * end (core/tp_format.h): sound because rounding to nearest is monotone
+ * and the codec's rounding agrees with MPFR's (tests/test_format.c); not
+ * proven. Both give the same value (tests/test_f16_round.c,
+ * tests/test_bf16_round.c). */
 #ifndef TP_ROUND_ENDS_H
 #define TP_ROUND_ENDS_H
 #include "core/tp_format.h"
+#include "oracles/common/bf16_ends.h"
 #include "oracles/common/f16_ends.h"
 #include "oracles/common/proven/tp_f32_round.h"
 
@@ -32,6 +35,8 @@ static inline double tp_round_lower(const tp_format *f, double lo)
 {
     if (f->dtype == TP_F16)
         return tp_f16_lower(lo);
+    if (f->dtype == TP_BF16)
+        return tp_bf16_lower(lo);
     if (f->dtype == TP_F32 && tp_f32_ends_apply(lo))
         return tp_f32_lower_end(lo);
     return f->round(lo);
@@ -42,6 +47,8 @@ static inline double tp_round_upper(const tp_format *f, double hi)
 {
     if (f->dtype == TP_F16)
         return tp_f16_upper(hi);
+    if (f->dtype == TP_BF16)
+        return tp_bf16_upper(hi);
     if (f->dtype == TP_F32 && tp_f32_ends_apply(hi))
         return tp_f32_upper_end(hi);
     return f->round(hi);

@@ -121,9 +121,9 @@ static int cmp_double(const void *a, const void *b)
 
 /* Admitted interval of one element under fp16_per_step: t[0..m-1] sorted
  * ascending, S their exact sum (rounded: S_lo <= S <= S_hi, all three equal
- * when S is a double), out the format of gW (binary16: the model's steps
- * are binary16 roundings). Runs in FE_UPWARD. */
-static void per_step(const tp_format *out, const double *t, int m, double S, double S_lo, double S_hi, tp_ref *r)
+ * when S is a double); gW is binary16 (tp_need_f16: the model's steps are
+ * binary16 roundings). Runs in FE_UPWARD. */
+static void per_step(const double *t, int m, double S, double S_lo, double S_hi, tp_ref *r)
 {
     double B = 0.0;
     int up = 0, down = 0;
@@ -146,8 +146,10 @@ static void per_step(const tp_format *out, const double *t, int m, double S, dou
     lo_end = S_lo - B;
     fesetround(FE_UPWARD);
     tp_bound_shrink(S, &lo_end, &hi_end); /* tests only: 1 = untouched */
-    r->allow_lo = down ? -INFINITY : tp_format_ceil(out, lo_end);
-    r->allow_hi = up ? INFINITY : tp_format_floor(out, hi_end);
+    /* the binary16 values inside the bound: the proven ceiling and floor
+     * (oracles/common/f16_ends.h; comparisons only, exact in FE_UPWARD) */
+    r->allow_lo = down ? -INFINITY : tp_f16_ceil(lo_end);
+    r->allow_hi = up ? INFINITY : tp_f16_floor(hi_end);
 }
 
 static int embedding_bwd_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref,
@@ -255,7 +257,7 @@ static int embedding_bwd_reference(const tp_value *model, const tp_case *c, cons
             if (per) {
                 qsort(t, (size_t)m, sizeof *t, cmp_double);
                 fesetround(FE_UPWARD);
-                per_step(fo, t, m, ex, ex_lo, ex_hi, r);
+                per_step(t, m, ex, ex_lo, ex_hi, r);
                 fesetround(saved);
             } else {
                 fesetround(FE_UPWARD);

@@ -163,3 +163,61 @@ TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs, doubl
     r.inf = 0;
     return r;
 }
+
+TP_HD tp_f16_end tp_f16_ceil_end(double x, int c, double vc, double vp)
+{
+    tp_f16_end r;
+    r.v = vc;
+    r.inf = 0;
+    r.confirmed = 0;
+    /*@ ghost f16_ord_facts(); */
+    if (vc < x) {
+        if (c == 0x7bff) {
+            /*@ assert all_below: \forall integer p; f16_finite(p) ==> f16_val(p) <= vc; */
+            r.inf = 1;
+            r.confirmed = 1;
+        }
+        return r;
+    }
+    if (c != 0xfbff) {
+        if (!(vp < x))
+            return r;
+        /*@ assert pred_c: f16_finite(f16_pred(c)) && f16_ord(f16_pred(c)) == f16_ord(c) - 1; */
+        /*@ assert b1: \forall integer p; f16_finite(p) ==> f16_val(p) < vc ==> f16_ord(p) < f16_ord(c); */
+        /*@ assert b3: \forall integer p; f16_finite(p) ==> f16_ord(p) <= f16_ord(f16_pred(c)) ==> f16_val(p) <= vp; */
+        /*@ assert below: \forall integer p; f16_finite(p) ==> f16_val(p) < vc ==> f16_val(p) < x; */
+    } else {
+        /*@ assert least_pattern: \forall integer p; f16_finite(p) ==> vc <= f16_val(p); */
+    }
+    r.confirmed = 1;
+    return r;
+}
+
+TP_HD tp_f16_end tp_f16_floor_end(double x, int c, double vc, double vs)
+{
+    tp_f16_end r;
+    r.v = vc;
+    r.inf = 0;
+    r.confirmed = 0;
+    /*@ ghost f16_ord_facts(); */
+    if (vc > x) {
+        if (c == 0xfbff) {
+            /*@ assert all_above: \forall integer p; f16_finite(p) ==> vc <= f16_val(p); */
+            r.inf = -1;
+            r.confirmed = 1;
+        }
+        return r;
+    }
+    if (c != 0x7bff) {
+        if (!(vs > x))
+            return r;
+        /*@ assert succ_c: f16_finite(f16_succ(c)) && f16_ord(f16_succ(c)) == f16_ord(c) + 1; */
+        /*@ assert a1: \forall integer p; f16_finite(p) ==> vc < f16_val(p) ==> f16_ord(c) < f16_ord(p); */
+        /*@ assert a3: \forall integer p; f16_finite(p) ==> f16_ord(f16_succ(c)) <= f16_ord(p) ==> vs <= f16_val(p); */
+        /*@ assert above: \forall integer p; f16_finite(p) ==> vc < f16_val(p) ==> x < f16_val(p); */
+    } else {
+        /*@ assert greatest_pattern: \forall integer p; f16_finite(p) ==> f16_val(p) <= vc; */
+    }
+    r.confirmed = 1;
+    return r;
+}

@@ -60,4 +60,38 @@ TP_HD tp_f16_end tp_f16_lower_end(double blo, int c, double vc, double vp, doubl
   @*/
 TP_HD tp_f16_end tp_f16_upper_end(double bhi, int c, double vc, double vs, double vm);
 
+/* The least binary16 value >= x (a ceiling, not a rounding): what a model
+ * that admits the binary16 values inside a real bound takes as its lower
+ * end (embedding_bwd's per-step accumulation). c is the candidate, vc its
+ * value and vp its predecessor's (not needed when c is the most negative
+ * finite pattern 0xfbff). Confirmed when vc >= x > vp: every finite
+ * pattern of value >= x is then at least vc. When vc < x and c is the
+ * largest finite pattern 0x7bff, no finite value is >= x: the end is
+ * +infinity. Otherwise not confirmed (the caller moves the candidate up
+ * when vc < x, down when vp >= x). */
+/*@ requires fin: \is_finite(x);
+  @ requires cand: f16_finite(c) && \is_finite(vc) && vc == f16_val(c);
+  @ requires pred: c != 0xfbff ==> \is_finite(vp) && vp == f16_val(f16_pred(c));
+  @ assigns \nothing;
+  @ ensures least: \result.confirmed != 0 && \result.inf == 0 ==> \result.v == vc && x <= vc &&
+  @   \forall integer p; f16_finite(p) ==> x <= f16_val(p) ==> vc <= f16_val(p);
+  @ ensures none: \result.confirmed != 0 && \result.inf == 1 ==> \forall integer p; f16_finite(p) ==> f16_val(p) < x;
+  @ ensures flags: \result.inf == 0 || \result.inf == 1;
+  @*/
+TP_HD tp_f16_end tp_f16_ceil_end(double x, int c, double vc, double vp);
+
+/* The greatest binary16 value <= x, the mirror image: vs is the value of
+ * the pattern above c (not needed when c is 0x7bff); -infinity when x is
+ * below every finite value. */
+/*@ requires fin: \is_finite(x);
+  @ requires cand: f16_finite(c) && \is_finite(vc) && vc == f16_val(c);
+  @ requires succ: c != 0x7bff ==> \is_finite(vs) && vs == f16_val(f16_succ(c));
+  @ assigns \nothing;
+  @ ensures greatest: \result.confirmed != 0 && \result.inf == 0 ==> \result.v == vc && vc <= x &&
+  @   \forall integer p; f16_finite(p) ==> f16_val(p) <= x ==> f16_val(p) <= vc;
+  @ ensures none: \result.confirmed != 0 && \result.inf == -1 ==> \forall integer p; f16_finite(p) ==> x < f16_val(p);
+  @ ensures flags: \result.inf == 0 || \result.inf == -1;
+  @*/
+TP_HD tp_f16_end tp_f16_floor_end(double x, int c, double vc, double vs);
+
 #endif
