@@ -50,6 +50,11 @@ $py gen/tpgen.py variants "$tmp/v/gemm_fwd_t.hip" "$tmp/v/gemm_fwd_a.hip" -o "$t
 [ $? = 2 ] && grep -q "^build variants: tp_variants_check" "$tmp/v.ninja"
 ok $? "an invalid header makes ninja variants fail (and report it), not configure"
 
+# every variant of the corpus names cases its contract still has (a renamed
+# or removed case would otherwise surface only when `ninja variants` runs)
+$py gen/tpgen.py variants --check kernels/variants/*.hip >/dev/null 2>"$tmp/err"
+ok $? "every header in kernels/variants validates against the current contracts ($(head -c 160 "$tmp/err"))"
+
 # ---- tolproof verdicts on hand-made variant runs
 mkvariant() { # mkvariant DIR NAME EXPECT: turn a run directory into a variant run
     sed -i "0,/^{/s//{\n  \"variant\": {\"name\": \"$2\", \"expect\": \"$3\", \"what\": \"test\", \"contract\": \"gemm_fwd\"},/" "$1/plan.json"

@@ -2,7 +2,7 @@
  * contract: layernorm_bwd_input
  * expect: correct
  * entry: layernorm_bwd_input_no_fma
- * cases: large_mean_64x1024 wide_128x512 ragged_33x77 special_32x256 refused_cols_10000
+ * cases: large_mean_64x1024 wide_128x512 ragged_33x77 special_32x256 refused_cols_65537
  * what: every multiply and add rounded separately (__fmul_rn/__fadd_rn/__fsub_rn): no contraction anywhere
  */
 /* The base kernel with contraction ruled out: every product and sum goes

@@ -2,7 +2,7 @@
  * contract: layernorm_fwd
  * expect: correct
  * entry: layernorm_fwd_smem_tree
- * cases: large_mean_tiny_var_64x1024 ragged_33x77 wide_row_8x8192 constant_rows_16x512 special_32x256 refused_cols_16384
+ * cases: large_mean_tiny_var_64x1024 ragged_33x77 wide_row_8x8192 constant_rows_16x512 special_32x256 refused_cols_65537
  * what: both row sums by a shared-memory tree over all blockDim.x partial sums (no shuffles): another summation order
  */
 /* The base kernel with another reduction: every thread's partial sum goes

@@ -2,7 +2,7 @@
  * contract: layernorm_fwd
  * expect: correct
  * entry: layernorm_fwd_welford
- * cases: large_mean_tiny_var_64x1024 ragged_33x77 wide_row_8x8192 constant_rows_16x512 special_32x256 refused_cols_16384
+ * cases: large_mean_tiny_var_64x1024 ragged_33x77 wide_row_8x8192 constant_rows_16x512 special_32x256 refused_cols_65537
  * what: single pass: per-thread Welford (count, mean, M2), merged by Chan's formula in the shuffle trees
  */
 /* Single-pass LayerNorm: each thread runs Welford's update over its
