@@ -278,8 +278,15 @@ static fill *parse_fill(cursor *c)
         if (!(f->p[0] < f->p[1]))
             bad = "uniform needs lo < hi";
         break;
-    case F_WIDE: /* 2^-30 .. 2^17: the binary16 range and a little beyond it on both sides */
-        if (f->i[0] > f->i[1] || f->i[0] < -30 || f->i[1] > 16)
+    case F_WIDE:
+        /* 16-bit formats: 2^-30 .. 2^17, the binary16 range and a little
+         * beyond it on both sides (beyond it saturates). binary32: from
+         * below its subnormals (2^-149) to 2^127 (emax 126: (1 + u) 2^127
+         * can round to 2^128, which is infinite). */
+        if (c->dtype_bit == TP_DTYPE_BIT(TP_F32)) {
+            if (f->i[0] > f->i[1] || f->i[0] < -155 || f->i[1] > 126)
+                bad = "wide needs integer exponents -155 <= emin <= emax <= 126 for binary32";
+        } else if (f->i[0] > f->i[1] || f->i[0] < -30 || f->i[1] > 16)
             bad = "wide needs integer exponents -30 <= emin <= emax <= 16";
         break;
     case F_RANDINT:

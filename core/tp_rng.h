@@ -23,6 +23,8 @@
  *   uniform(lo, hi)     lo + (hi - lo) * u, u uniform in [0, 1)
  *   wide(emin, emax)    random sign, (1 + u) * 2^e, e uniform integer in
  *                       [emin, emax]: magnitudes spread evenly over binades
+ *                       (-30 <= emin <= emax <= 16 for 16-bit formats,
+ *                       -155 ... 126 for binary32)
  *   special             values drawn from: +-0, +-2^-24, +-(2^-14 - 2^-24),
  *                       +-2^-14, +-1, +-65504, +-0.5, +-2^15
  *   near(v, w)          uniform in [v - w, v + w]

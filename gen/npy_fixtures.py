@@ -128,9 +128,9 @@ def layernorm_bwd_input(x16, dy16, gamma16, mean16, rstd16):
     return (k * ((n * dxh - sum1) - xh * sum2)).astype(f16)
 
 
-def layernorm_bwd_params(x16, dy16, mean16, rstd16):
+def layernorm_bwd_params(x16, dy16, mean32, rstd32):
     x, dy = x16.astype(f32), dy16.astype(f32)
-    xh = (x - mean16.astype(f32)[:, None]) * rstd16.astype(f32)[:, None]
+    xh = (x - mean32[:, None]) * rstd32[:, None]
     return (xh * dy).sum(axis=0, dtype=f32), dy.sum(axis=0, dtype=f32)
 
 
@@ -219,9 +219,10 @@ def contracts():
         ["--input", "x=x.npy", "--input", "dy=dy.npy", "--input", "gamma=gamma.npy", "--input", "mean=mean.npy",
          "--input", "rstd=rstd.npy", "--output", "dx=dx.npy"], 0, "dx")
 
-    dgamma, dbeta = layernorm_bwd_params(xl, dy, mean16, rstd16)
+    # the forward pass's fp32 statistics, as the pilot passes them
+    dgamma, dbeta = layernorm_bwd_params(xl, dy, mu, rs)
     out["layernorm_bwd_params"] = (
-        {"x": xl, "dy": dy, "mean": mean16, "rstd": rstd16, "dgamma": dgamma, "dbeta": dbeta},
+        {"x": xl, "dy": dy, "mean": mu, "rstd": rs, "dgamma": dgamma, "dbeta": dbeta},
         ["--input", "x=x.npy", "--input", "dy=dy.npy", "--input", "mean=mean.npy", "--input", "rstd=rstd.npy",
          "--output", "dgamma=dgamma.npy", "--output", "dbeta=dbeta.npy"], 0, "dgamma")
     return out

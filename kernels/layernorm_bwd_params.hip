@@ -8,9 +8,7 @@
  * sums: no atomics, so the result is the same on every run.
  *
  * Precision path (what contracts/layernorm_bwd_params.toml models):
- *   - mean and rstd are the pilot's fp32 statistics; the harness cannot yet
- *     generate fp32 inputs, so here they arrive as fp16 and are widened
- *     exactly (the fp32 arithmetic that follows is unchanged);
+ *   - mean and rstd are the pilot's fp32 statistics, read as fp32;
  *   - xh = (x - m) * s, two fp32 roundings; xh * dy rounded or fused into
  *     the running sum; dy summed exactly as read (fp16 is exact in fp32);
  *   - both sums are fp32 in a fixed but unspecified order and are written
@@ -22,7 +20,7 @@
 
 #define LNP_THREADS 256
 
-__global__ void layernorm_bwd_params(const __half *x, const __half *dy, const __half *mean, const __half *rstd,
+__global__ void layernorm_bwd_params(const __half *x, const __half *dy, const float *mean, const float *rstd,
                                      float *dgamma, float *dbeta, int rows, int cols)
 {
     __shared__ float sg[LNP_THREADS], sb[LNP_THREADS];
@@ -33,7 +31,7 @@ __global__ void layernorm_bwd_params(const __half *x, const __half *dy, const __
     for (int r = t; r < rows; r += LNP_THREADS) {
         const size_t i = (size_t)r * cols + c;
         const float g = __half2float(dy[i]);
-        const float xh = (__half2float(x[i]) - __half2float(mean[r])) * __half2float(rstd[r]);
+        const float xh = (__half2float(x[i]) - mean[r]) * rstd[r];
         ag += xh * g;
         ab += g;
     }

@@ -508,19 +508,73 @@ static void test_bwd(void)
 
 /* ---- grad_gamma / grad_beta ---------------------------------------------- */
 
-static int64_t params_run(int R, int C, const char *xf, const char *dyf, uint64_t seed, int order, int fma, int mutant)
+/* Binary32 statistics (issue 11 item 4): mean and rstd drawn as fp32 over
+ * many binades, so that x - mean is often not a double. */
+static float *fill32(int64_t n, const char *f, uint64_t seed, const char *name)
+{
+    float *v = malloc((size_t)n * sizeof *v);
+    int64_t shape[1] = {n};
+    char err[200];
+    if (tp_fill_f32(v, 1, shape, f, seed, name, err, sizeof err) != 0) {
+        fprintf(stderr, "fill %s: %s\n", f, err);
+        exit(2);
+    }
+    return v;
+}
+
+/* The exact dgamma of column c at 2048 bits, each term computed directly
+ * (an independent path: no error-free transformations). */
+static double params_exact_dgamma(int R, int C, int c, const uint16_t *x16, const uint16_t *dy16, const float *m,
+                                  const float *s)
+{
+    mpfr_t sum, t;
+    mpfr_inits2(2048, sum, t, (mpfr_ptr)0);
+    mpfr_set_ui(sum, 0, MPFR_RNDN);
+    for (int r = 0; r < R; r++) {
+        const size_t i = (size_t)r * C + c;
+        mpfr_set_d(t, h2f(x16[i]), MPFR_RNDN);
+        mpfr_sub_d(t, t, m[r], MPFR_RNDN);
+        mpfr_mul_d(t, t, s[r], MPFR_RNDN);
+        mpfr_mul_d(t, t, h2f(dy16[i]), MPFR_RNDN);
+        mpfr_add(sum, sum, t, MPFR_RNDN);
+    }
+    const double d = mpfr_get_d(sum, MPFR_RNDN);
+    mpfr_clears(sum, t, (mpfr_ptr)0);
+    return d;
+}
+
+typedef struct {
+    const char *mean, *rstd; /* fills; NULL: binary16 statistics */
+} params_stats;
+
+/* Elements outside the admitted sets (-1: an error); with exact_bad, the
+ * number of dgamma columns whose exact value differs from
+ * params_exact_dgamma's. */
+static int64_t params_run_stats(int R, int C, const char *xf, const char *dyf, uint64_t seed, int order, int fma,
+                                int mutant, const params_stats *st, int64_t *exact_bad)
 {
     const tp_op *op = tp_op_find("layernorm_bwd_params");
-    uint16_t *x16 = fill((int64_t)R * C, xf, seed, "x"), *dy16 = fill((int64_t)R * C, dyf, seed, "dy"),
-             *m16 = fill(R, "normal(0, 0.1)", seed, "mean"), *s16 = fill(R, "uniform(0.5, 2)", seed, "rstd");
+    uint16_t *x16 = fill((int64_t)R * C, xf, seed, "x"), *dy16 = fill((int64_t)R * C, dyf, seed, "dy");
+    uint16_t *m16 = NULL, *s16 = NULL;
+    float *m = malloc((size_t)R * 4), *sv = malloc((size_t)R * 4);
+    if (st) {
+        free(m), free(sv);
+        m = fill32(R, st->mean, seed, "mean");
+        sv = fill32(R, st->rstd, seed, "rstd");
+    } else {
+        m16 = fill(R, "normal(0, 0.1)", seed, "mean");
+        s16 = fill(R, "uniform(0.5, 2)", seed, "rstd");
+        for (int r = 0; r < R; r++)
+            m[r] = h2f(m16[r]), sv[r] = h2f(s16[r]);
+    }
     float *dg = malloc((size_t)C * 4), *db = malloc((size_t)C * 4), *xh = malloc((size_t)R * 4),
           *dyc = malloc((size_t)R * 4);
     for (int c = 0; c < C; c++) {
         for (int r = 0; r < R; r++) {
             size_t i = (size_t)r * C + c;
-            xh[r] = h2f(x16[i]) - h2f(m16[r]);
+            xh[r] = h2f(x16[i]) - m[r];
             if (mutant != 1)
-                xh[r] = xh[r] * h2f(s16[r]);
+                xh[r] = xh[r] * sv[r];
             dyc[r] = h2f(dy16[i]);
         }
         int n = mutant == 2 ? R - 1 : R;
@@ -533,17 +587,33 @@ static int64_t params_run(int R, int C, const char *xf, const char *dyf, uint64_
     cs.backend = "cuda";
     case_add_tensor(&cs, "x", TP_F16, 2, R, C, x16, 0);
     case_add_tensor(&cs, "dy", TP_F16, 2, R, C, dy16, 0);
-    case_add_tensor(&cs, "mean", TP_F16, 1, R, 0, m16, 0);
-    case_add_tensor(&cs, "rstd", TP_F16, 1, R, 0, s16, 0);
+    case_add_tensor(&cs, "mean", st ? TP_F32 : TP_F16, 1, R, 0, st ? (void *)m : (void *)m16, 0);
+    case_add_tensor(&cs, "rstd", st ? TP_F32 : TP_F16, 1, R, 0, st ? (void *)sv : (void *)s16, 0);
     case_add_tensor(&cs, "dgamma", TP_F32, 1, C, 0, dg, 1);
     case_add_tensor(&cs, "dbeta", TP_F32, 1, C, 0, db, 1);
     tp_value *model = model_of(json_pack("{s:s,s:s,s:s,s:s}", "arithmetic", "fp32", "order", "any", "fma", "any",
                               "output_rounding", "none"));
     int err = 0;
     int64_t bad = outside(op, model, &cs, "dgamma", C, 1, dg, &err) + outside(op, model, &cs, "dbeta", C, 1, db, &err);
+    if (exact_bad) {
+        *exact_bad = 0;
+        tp_ref *ref = malloc((size_t)C * sizeof *ref);
+        char e[600];
+        if (op->reference(model, &cs, "dgamma", ref, e, sizeof e) != 0)
+            *exact_bad = C;
+        else
+            for (int c = 0; c < C; c++)
+                *exact_bad += ref[c].exact != params_exact_dgamma(R, C, c, x16, dy16, m, sv);
+        free(ref);
+    }
     tp_value_free(model);
-    free(x16), free(dy16), free(m16), free(s16), free(dg), free(db), free(xh), free(dyc);
+    free(x16), free(dy16), free(m16), free(s16), free(m), free(sv), free(dg), free(db), free(xh), free(dyc);
     return err ? -1 : bad;
+}
+
+static int64_t params_run(int R, int C, const char *xf, const char *dyf, uint64_t seed, int order, int fma, int mutant)
+{
+    return params_run_stats(R, C, xf, dyf, seed, order, fma, mutant, NULL, NULL);
 }
 
 static void test_params(void)
@@ -563,6 +633,42 @@ static void test_params(void)
     tap_ok(worst == 0, "grad_gamma/grad_beta: 3 input sets x 6 orders x fused/unfused never leave the intervals");
     tap_ok(params_run(1000, 24, xs[0], dys[0], 400, O_TREE32, 1, 1) > 0, "grad_gamma: planted error 'rstd missing' is caught");
     tap_ok(params_run(1000, 24, xs[0], dys[0], 400, O_TREE32, 1, 2) > 0, "grad_gamma/beta: planted error 'last row dropped' is caught");
+
+    /* binary32 statistics: the pilot's fp32 mean and rstd. Tiny means
+     * make x - mean need more than 53 bits (the MPFR term path); means up
+     * to 2^60 with rstd down to 2^-60 make terms span more than 256 bits
+     * in a column (the 640-bit path). */
+    const params_stats stats[] = {{"normal(0, 0.1)", "uniform(0.5, 2)"},
+                                  {"wide(-40, 3)", "wide(-2, 9)"},
+                                  {"wide(-120, 60)", "wide(-60, 8)"}};
+    const char *stats_names[] = {"normal", "binades 2^-40..2^3", "binades 2^-120..2^60"};
+    for (int k = 0; k < 3; k++) {
+        int64_t worst32 = 0, exact_bad = 0;
+        for (int o = 0; o < O_COUNT; o++)
+            for (int fma = 0; fma < 2; fma++) {
+                int64_t eb = 0, b = params_run_stats(600, 16, xs[k == 0 ? 0 : 1], dys[0], 500 + k, o, fma, 0,
+                                                     &stats[k], o == 0 && fma == 0 ? &eb : NULL);
+                exact_bad += eb;
+                if (b != 0 && worst32 == 0)
+                    tap_diag("fp32 statistics %s, order %s, fma %d: %lld outside", stats_names[k], order_name[o], fma,
+                             (long long)b);
+                if (b != 0)
+                    worst32 = b;
+            }
+        tap_ok(worst32 == 0 && exact_bad == 0,
+               "grad_gamma/grad_beta, fp32 statistics %s: 6 orders x fused/unfused never leave the intervals, and the "
+               "exact dgamma equals a 2048-bit MPFR sum in every column (%lld differ)",
+               stats_names[k], (long long)exact_bad);
+    }
+    int64_t eb = 0;
+    tap_ok(params_run_stats(600, 16, xs[0], dys[0], 510, O_TREE32, 1, 1, &stats[1], &eb) > 0,
+           "grad_gamma, fp32 statistics: planted error 'rstd missing' is caught");
+    /* statistics whose fp32 arithmetic overflows: refused, never judged */
+    const params_stats over_xh = {"const(3e38)", "const(4)"}, over_sum = {"const(1e36)", "const(100)"};
+    tap_ok(params_run_stats(600, 16, xs[0], dys[0], 511, O_TREE32, 1, 0, &over_xh, NULL) < 0,
+           "grad_gamma/grad_beta, fp32 statistics: xh = (x - mean) rstd overflowing binary32 is refused");
+    tap_ok(params_run_stats(600, 16, xs[0], dys[0], 512, O_TREE32, 1, 0, &over_sum, NULL) < 0,
+           "grad_gamma/grad_beta, fp32 statistics: a column whose sum bound reaches binary32 overflow is refused");
 }
 
 /* tp_ln_sum_model_exact (the proven any-order sum bound, from the exact

@@ -316,6 +316,10 @@ static void test_fill_check(void)
         {"wide(-1.5, 3)", TP_F16, 1, "-1.5 is not an integer"},
         {"wide(3, 1)", TP_F16, 1, "wide needs integer exponents"},
         {"wide(-40, 0)", TP_F16, 1, "wide needs integer exponents -30 <= emin <= emax <= 16"},
+        {"wide(-40, 0)", TP_BF16, 1, "wide needs integer exponents -30 <= emin <= emax <= 16"},
+        {"wide(-155, 126)", TP_F32, 1, NULL},
+        {"wide(-156, 0)", TP_F32, 1, "wide needs integer exponents -155 <= emin <= emax <= 126 for binary32"},
+        {"wide(0, 127)", TP_F32, 1, "wide needs integer exponents -155 <= emin <= emax <= 126 for binary32"},
         {"uniform(1, 1)", TP_F16, 1, "uniform needs lo < hi"},
         {"normal(0, -1)", TP_F16, 1, "normal sigma -1 < 0"},
         {"near(1, -0.5)", TP_F16, 1, "near width -0.5 < 0"},
@@ -357,6 +361,26 @@ static void test_fill_check(void)
 }
 
 /* ---- tp_rng ------------------------------------------------------------- */
+
+/* wide over the whole binary32 range: every value finite, the tails
+ * reached (values below the smallest normal, values above 2^120). */
+static void test_wide_f32(void)
+{
+    enum { N = 100000 };
+    static float v[N];
+    int64_t shape[1] = {N};
+    char err[200];
+    int rc = tp_fill_f32(v, 1, shape, "wide(-155, 126)", 3, "m", err, sizeof err);
+    int finite = 0, tiny = 0, huge = 0;
+    for (int i = 0; i < N; i++) {
+        finite += isfinite(v[i]) != 0;
+        tiny += fabsf(v[i]) < 0x1p-126f;
+        huge += fabsf(v[i]) >= 0x1p120f;
+    }
+    tap_ok(rc == 0 && finite == N && tiny > 0 && huge > 0,
+           "fill wide(-155, 126) on binary32: %d of %d finite, %d below 2^-126, %d at or above 2^120", finite, N, tiny,
+           huge);
+}
 
 static int count_diff(const uint16_t *a, const uint16_t *b, size_t n)
 {
@@ -867,6 +891,7 @@ int main(void)
     test_expr();
     test_expr_check();
     test_fill_check();
+    test_wide_f32();
     test_rng();
     test_npy();
     char p[128];

@@ -346,8 +346,9 @@ static void layernorm_bwd_params(tp_case *c, const char *mutant)
 {
     const tp_tensor *X = tp_case_tensor(c, "x");
     const int rows = (int)X->shape[0], cols = (int)X->shape[1];
-    const uint16_t *x = X->data, *dy = tp_case_tensor(c, "dy")->data, *mean = tp_case_tensor(c, "mean")->data,
-                   *rstd = tp_case_tensor(c, "rstd")->data;
+    const uint16_t *x = X->data, *dy = tp_case_tensor(c, "dy")->data;
+    /* the statistics are fp32 (binary16 in runs recorded before fp32 inputs) */
+    const tp_tensor *M = tp_case_tensor(c, "mean"), *S = tp_case_tensor(c, "rstd");
     float *dgamma = tp_case_tensor(c, "dgamma")->data, *dbeta = tp_case_tensor(c, "dbeta")->data;
     const int no_rstd = strcmp(mutant, "no_rstd") == 0, R = strcmp(mutant, "drop_last_row") == 0 ? rows - 1 : rows;
     /* Thread t of column col's block sums rows t, t + 256, ... in that
@@ -368,7 +369,8 @@ static void layernorm_bwd_params(tp_case *c, const char *mutant)
                 sg[k][t] = sb[k][t] = 0.0f;
         for (int r = 0; r < R; r++) {
             const int t = r % 256;
-            const float m = f16[mean[r]], s = f16[rstd[r]];
+            const float m = M->dtype == TP_F32 ? ((const float *)M->data)[r] : f16[((const uint16_t *)M->data)[r]],
+                        s = S->dtype == TP_F32 ? ((const float *)S->data)[r] : f16[((const uint16_t *)S->data)[r]];
             for (int k = 0; k < nc; k++) {
                 size_t i = (size_t)r * cols + c0 + k;
                 float gv = f16[dy[i]], xh = f16[x[i]] - m;

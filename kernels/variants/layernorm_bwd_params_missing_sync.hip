@@ -2,7 +2,7 @@
  * contract: layernorm_bwd_params
  * expect: wrong
  * entry: layernorm_bwd_params_missing_sync
- * cases: normal_1024x1024 tall_8192x64 ragged_1000x77 short_100x512 wide_1024x256 cancel_2048x256 special_512x128 refused_rows_16384
+ * cases: normal_1024x1024 tall_8192x64 ragged_1000x77 short_100x512 wide_1024x256 cancel_2048x256 special_512x128 refused_rows_1048577 f32_statistics_1024x256
  * what: no barrier between the stores of the 256 partial sums and the tree's first level (a race)
  */
 /* The base kernel with the barrier after the partial-sum stores missing:
@@ -13,7 +13,7 @@
 
 #define LNP_THREADS 256
 
-__global__ void layernorm_bwd_params_missing_sync(const __half *x, const __half *dy, const __half *mean, const __half *rstd,
+__global__ void layernorm_bwd_params_missing_sync(const __half *x, const __half *dy, const float *mean, const float *rstd,
                                      float *dgamma, float *dbeta, int rows, int cols)
 {
     __shared__ float sg[LNP_THREADS], sb[LNP_THREADS];
@@ -24,7 +24,7 @@ __global__ void layernorm_bwd_params_missing_sync(const __half *x, const __half 
     for (int r = t; r < rows; r += LNP_THREADS) {
         const size_t i = (size_t)r * cols + c;
         const float g = __half2float(dy[i]);
-        const float xh = (__half2float(x[i]) - __half2float(mean[r])) * __half2float(rstd[r]);
+        const float xh = (__half2float(x[i]) - mean[r]) * rstd[r];
         ag += xh * g;
         ab += g;
     }

@@ -30,6 +30,16 @@ const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name,
     return t;
 }
 
+const tp_tensor *tp_need_f16_or_f32(const tp_case *c, const char *op, const char *name, char *err, size_t errlen)
+{
+    const tp_tensor *t = tp_case_tensor(c, name);
+    if (!t || (t->dtype != TP_F16 && t->dtype != TP_F32)) {
+        snprintf(err, errlen, "op %s needs an f16 or f32 tensor named %s", op, name);
+        return NULL;
+    }
+    return t;
+}
+
 int tp_parse_f32(const char *s, float *out)
 {
     if (!s)

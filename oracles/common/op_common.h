@@ -19,6 +19,9 @@ int tp_parse_f32(const char *s, float *out);
 
 /* The tensor `name` of the case, which must be f16; NULL + message. */
 const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name, char *err, size_t errlen);
+/* The same for a tensor that may be f16 or f32 (an fp32 input that older
+ * recorded runs gave as binary16, which fp32 holds exactly). */
+const tp_tensor *tp_need_f16_or_f32(const tp_case *c, const char *op, const char *name, char *err, size_t errlen);
 
 /* Test-only parameter (issue 9 item 4): every op passes the enclosure of
  * its model's results before the output rounding through tp_bound_shrink,
