@@ -256,6 +256,41 @@ class Validator:
             self.err(path, what_prefix + r["what"], r["expected"])
         return r if answer else r.get("c")
 
+    def elementwise_model(self, model, tensors):
+        """op elementwise: one expression per output in [model.expr], in
+        the C grammar (oracles/generic/ew_prog.h), and a [model.ulp] entry
+        for every device function an expression uses."""
+        exprs = model.get("expr")
+        if type(exprs) is not dict:
+            self.err(["model", "expr"] if "expr" in model else ["model"], "op elementwise needs [model.expr]",
+                     "[model.expr] with one `OUTPUT = \"expression\"` per output tensor")
+        inputs = [t["name"] for t in tensors if t["role"] == "input"]
+        outputs = [t["name"] for t in tensors if t["role"] != "input"]
+        for name in exprs:
+            if name not in outputs:
+                self.err(["model", "expr", name], f"model.expr.{name} names no output tensor",
+                         "one of " + ", ".join(outputs))
+        ulps = model.get("ulp", {})
+        if type(ulps) is not dict:
+            self.err(["model", "ulp"], f"model.ulp is {_tname(ulps)}", "a table: function = { cuda = K, hip = K }")
+        for out in outputs:
+            if out not in exprs:
+                self.err(["model", "expr"], f"[model.expr] has no expression for output {out}",
+                         f"{out} = \"expression of {', '.join(inputs)}\"")
+            text = exprs[out]
+            if type(text) is not str:
+                self.err(["model", "expr", out], f"model.expr.{out} is {_tname(text)}", "an expression string")
+            r = self.grammar(["model", "expr", out], "bad expression: ",
+                             {"kind": "ew_expr", "text": text, "inputs": inputs}, answer=True)
+            for fn in r.get("fns", []):
+                per = ulps.get(fn)
+                if type(per) is not dict or not per or not all(
+                        type(v) is int and 0 <= v <= 64 for v in per.values()):
+                    self.err(["model", "ulp", fn] if fn in ulps else ["model", "expr", out],
+                             f"model.expr.{out} uses {fn} without a documented ulp bound",
+                             f"[model.ulp] {fn} = {{ cuda = K }} (K in 0..64, the vendor's documented bound, per "
+                             f"backend)")
+
     def expr(self, text, path, dims, boolean=False):
         """An expression's C rendering, as the plan carries it."""
         if type(text) is int and not boolean:
@@ -447,6 +482,8 @@ class Validator:
             if k and "values" in k and v not in k["values"]:
                 self.err(["model", key], f"model.{key} is {json.dumps(v)}",
                          "one of " + " ".join(json.dumps(x) for x in k["values"]) + f" (op {op})")
+        if op == "elementwise":
+            self.elementwise_model(model, tensors)
         # a HIP device-math figure ([model.<fn>_ulp.hip]): checked here so
         # that a malformed one is FILE:LINE (the op checks it again)
         for key, v in model.items():

@@ -134,6 +134,14 @@ def layernorm_bwd_params(x16, dy16, mean32, rstd32):
     return (xh * dy).sum(axis=0, dtype=f32), dy.sum(axis=0, dtype=f32)
 
 
+def swiglu_fwd(a16, b16):
+    """silu(a) * b in fp32, with exp rounded once to fp32 (within the
+    contract's 2-ulp expf)."""
+    a, b = a16.astype(f32), b16.astype(f32)
+    e = np.exp(-a.astype(np.float64)).astype(f32)
+    return (a / (f32(1) + e) * b).astype(f16)
+
+
 def contracts():
     """name -> (tensors in order, args of the valid check, expected status, output for the bad variants)"""
     out = {}
@@ -152,6 +160,10 @@ def contracts():
 
     x = normal((1000,), 2.0)
     out["gelu_fwd"] = ({"x": x, "y": gelu_fwd(x)}, ["--input", "x=x.npy", "--output", "y=y.npy"], 0, "y")
+
+    ga, gb = normal((16, 64), 2.0), normal((16, 64))
+    out["swiglu_fwd"] = ({"a": ga, "b": gb, "y": swiglu_fwd(ga, gb)},
+                         ["--input", "a=a.npy", "--input", "b=b.npy", "--output", "y=y.npy"], 0, "y")
 
     xb, g = normal((1000,), 2.0), normal((1000,))
     out["gelu_bwd"] = ({"x": xb, "g": g, "gi": gelu_bwd(xb, g)},

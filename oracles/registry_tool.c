@@ -17,6 +17,9 @@
  *         {"kind": "value" | "condition", "text": "ceil_div(N, 16)"}
  *         {"kind": "fill", "text": "normal(0, 1)", "dtype": "f16", "rank": 2}
  *         {"kind": "dim_name" | "tensor_name", "text": "M"}
+ *         {"kind": "ew_expr", "text": "a * b", "inputs": ["a", "b"]}
+ *           (op elementwise's model.expr; the answer adds "fns", the
+ *           device functions it uses)
  *       and the answer has one result per item, in order:
  *         {"results": [{"ok": true, "c": "tp_ceil_div(N, 16)"},
  *                      {"ok": false, "what": "...", "expected": "..."}, ...]}
@@ -31,6 +34,7 @@
  * request (an invalid contract is an answer, not an error). */
 #include "core/tp_dtype.h"
 #include "core/tp_expr.h"
+#include "oracles/generic/ew_prog.h"
 #include "core/tp_op.h"
 #include "core/tp_rng.h"
 
@@ -240,6 +244,29 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
         if (tp_fill_check(text, dt, json_is_integer(rank) ? (int)json_integer_value(rank) : -1, &e) != 0 || has_nul)
             return has_nul ? nul_failure(item, &e) : failure(&e);
         return json_pack("{s:b}", "ok", 1);
+    }
+    if (strcmp(kind, "ew_expr") == 0) { /* op elementwise's model.expr entries */
+        const json_t *ins = json_object_get(item, "inputs");
+        const char *names[EW_MAX_INPUTS];
+        size_t n = json_array_size(ins);
+        if (!json_is_array(ins) || n > EW_MAX_INPUTS)
+            return NULL;
+        for (size_t k = 0; k < n; k++)
+            if (!(names[k] = json_string_value(json_array_get(ins, k))))
+                return NULL;
+        ew_prog *p = malloc(sizeof *p);
+        if (!p)
+            return NULL;
+        if (ew_parse(text, (int)n, names, p, &e) != 0 || has_nul) {
+            free(p);
+            return has_nul ? nul_failure(item, &e) : failure(&e);
+        }
+        json_t *fns = json_array();
+        for (int k = 0; k < EW_NFNS; k++)
+            if (p->fns_used >> k & 1u)
+                json_array_append_new(fns, json_string(ew_fn_name(k)));
+        free(p);
+        return json_pack("{s:b, s:o}", "ok", 1, "fns", fns);
     }
     if (strcmp(kind, "dim_name") == 0 || strcmp(kind, "tensor_name") == 0) {
         if (tp_expr_check_name(text, kind[0] == 'd', &e) != 0 || has_nul)

@@ -282,19 +282,28 @@ sed -e 's/a = "0.044715f"/a = "0.0447f"/' contracts/gelu_bwd.toml >"$tmp/gelu/ge
 check_refusal "model constant not in the kernel source" "$tmp/gelu/gelu_bwd.toml" "$cl" "constant a = '0.0447f' does not appear verbatim"
 
 # a malformed HIP device-math figure ([model.tanhf_ulp.hip], gelu_fwd): FILE:LINE, what was expected
-hipbad() { # DESC KEY-OR-HEADER-PATTERN SED RE: the line of the pattern in the shipped contract
-    local desc=$1 pat=$2 script=$3 re=$4 l
-    l=$(grep -n "$pat" contracts/gelu_fwd.toml | head -1 | cut -d: -f1)
+shipbad() { # CONTRACT DESC PATTERN SED RE: the shipped contract edited by SED, refused at the line of PATTERN
+    local ct=$1 desc=$2 pat=$3 script=$4 re=$5 l
+    l=$(grep -n "$pat" "contracts/$ct.toml" | head -1 | cut -d: -f1)
     case_no=$((case_no + 1))
     mkdir -p "$tmp/$case_no"
-    sed -e "$script" contracts/gelu_fwd.toml >"$tmp/$case_no/gelu_fwd.toml"
-    check_refusal "$desc" "$tmp/$case_no/gelu_fwd.toml" "$l" "$re"
+    sed -e "$script" "contracts/$ct.toml" >"$tmp/$case_no/$ct.toml"
+    check_refusal "$desc" "$tmp/$case_no/$ct.toml" "$l" "$re"
 }
+hipbad() { shipbad gelu_fwd "$@"; }
 hipbad "hip figure as a string" '^figure = ' 's/^figure = 2/figure = "2"/' "figure = '2'"
 hipbad "hip metric other than the table's" '^metric = ' 's/^metric = .*/metric = "max_ulp"/' "metric = 'max_ulp'"
 hipbad "hip range reversed" '^range = ' 's/^range = .*/range = [5.0, -5.0]/' "range = \\[5.0, -5.0\\]"
 hipbad "hip entry without host_ulp" '^\[model.tanhf_ulp.hip\]' '/^host_ulp = /d' "missing key 'host_ulp' in model.tanhf_ulp.hip"
 hipbad "hip entry with an unknown key" '^figure = ' 's/^figure = 2/max_ulp = 2\nfigure = 2/' "unknown key 'max_ulp' in model.tanhf_ulp.hip"
+
+# op elementwise's [model.expr] and [model.ulp] (swiglu_fwd): FILE:LINE in the C grammar's words
+ewbad() { shipbad swiglu_fwd "$@"; }
+ewbad "a double literal in an expression" '^y = ' 's/1.0f + expf/1.0 + expf/' "'1.0' is a double constant in C"
+ewbad "an unknown name in an expression" '^y = ' 's/expf(-a)/expf(-q)/' "unknown name 'q'"
+ewbad "an unknown function in an expression" '^y = ' 's/expf(-a)/exp(-a)/' "unknown function 'exp'"
+ewbad "a device function without a declared ulp bound" '^expf = ' 's/^expf = { cuda = 2 }/expf = { cuda = "2" }/' "uses expf without a documented ulp bound"
+ewbad "an expression for a tensor that is not an output" '^y = ' 's/^y = /z = /' "model.expr.z names no output tensor"
 
 # a case's watchdog goes into the plan for that case only
 mkdir -p "$tmp/to"

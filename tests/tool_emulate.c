@@ -411,6 +411,20 @@ static void gelu_fwd(tp_case *c, const char *mutant)
     }
 }
 
+/* SwiGLU forward (op elementwise, contracts/swiglu_fwd.toml), with the
+ * host's expf. Mutant wrong_constant: silu's 1 becomes 0.5. */
+static void swiglu_fwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *A = tp_case_tensor(c, "a"), *B = tp_case_tensor(c, "b"), *Y = tp_case_tensor(c, "y");
+    const uint16_t *a = A->data, *b = B->data;
+    uint16_t *y = Y->data;
+    const float one = strcmp(mutant, "wrong_constant") == 0 ? 0.5f : 1.0f;
+    for (int64_t i = 0; i < A->numel; i++) {
+        const float av = h2f(a[i]), bv = h2f(b[i]);
+        y[i] = tp_f16_from_float(av / (one + expf(-av)) * bv);
+    }
+}
+
 /* Embedding forward: a row is copied only for an index in [0, V). Mutant
  * clamp_index: indices are clamped into [0, V) instead of skipped. */
 static void embedding_fwd(tp_case *c, const char *mutant)
@@ -497,6 +511,7 @@ static const struct {
     {"layernorm_bwd_params", NULL, layernorm_bwd_params},
     {"embedding_fwd", NULL, embedding_fwd},
     {"embedding_bwd", NULL, embedding_bwd},
+    {"elementwise", "swiglu_fwd", swiglu_fwd},
 };
 #define NEMU (sizeof emulations / sizeof emulations[0])
 

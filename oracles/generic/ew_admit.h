@@ -1,0 +1,49 @@
+/* The binary32 model of an elementwise program (oracles/generic/ew_prog.h)
+ * on one element: the interval hull of every value the kernel's binary32
+ * evaluation can give, node by node.
+ *
+ *   + - * / fmaf sqrtf   the proven interval primitives of
+ *                        oracles/common/proven (tp_ival32_add, _sub, _mul,
+ *                        _div, _fma, _sqrt: T3, the result set of round to
+ *                        nearest over the operands' intervals)
+ *   x*y + z, x*y - z,    with fma = "any", also the fused evaluation
+ *   z + x*y, z - x*y     (tp_ival32_fma): the hull of both, per pattern
+ *   -x, fminf, fmaxf     exact, on the ends
+ *   select               the branch the comparison decides on the
+ *                        intervals, or the hull of both
+ *   rsqrtf expf logf     the correctly rounded results at the ends (MPFR,
+ *   tanhf erff           monotone functions), widened by the declared
+ *   (sqrtf with ulp > 0) vendor ulps (oracles/common/vendor_ulp.h: not
+ *                        proven)
+ *
+ * The operands of a node are intervals, not the values they came from: a
+ * quantity that reaches a node along two paths is treated as two
+ * independent ones (sound, possibly wider). The model covers finite
+ * binary32 values only: where an interval could overflow, or a function
+ * leave its domain (a division by an interval holding 0, logf of a
+ * non-positive value), the element is not bounded and ew_admit says why. */
+#ifndef TP_EW_ADMIT_H
+#define TP_EW_ADMIT_H
+#include "oracles/common/proven/tp_ival.h"
+#include "oracles/generic/ew_prog.h"
+#include "oracles/generic/ew_tab.h"
+
+#include <stdint.h>
+
+/* The admitted hull of the program's result for inputs in[0 ..]: 0 and
+ * *out, or -1 and the failing node's index and reason in *node, *why. */
+int ew_admit(const ew_prog *p, const ew_model *m, const float *in, tp_ival32 *out, int *node, const char **why);
+
+/* The same, evaluating nodes 0 .. upto only, and of those only the ones
+ * `only` marks (NULL: all); with tables t (oracles/generic/ew_tab.h), a
+ * tabulated subtree's value is looked up at its input's 16-bit pattern
+ * bits[input] instead of evaluated. *out is node upto's hull. */
+int ew_admit_nodes(const ew_prog *p, const ew_model *m, const float *in, int upto, const unsigned char *only,
+                   const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why);
+
+/* The correctly rounded binary32 value of device function k
+ * (EW_FIRST_FN + k) at x (MPFR at 24 bits with binary32's exponent range
+ * and subnormals); +-inf or NaN as the real result rounds or is undefined. */
+float ew_fn_rn32(int k, float x);
+
+#endif

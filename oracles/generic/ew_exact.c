@@ -1,0 +1,151 @@
+#include "oracles/generic/ew_exact.h"
+
+#include <math.h>
+
+void ew_exact_init(ew_exact_ws *w, const ew_prog *p)
+{
+    w->n = p->n;
+    for (int i = 0; i < w->n; i++)
+        mpfi_init2(w->v[i], EW_EXACT_PREC);
+    mpfr_init2(w->t, EW_EXACT_PREC);
+}
+
+void ew_exact_clear(ew_exact_ws *w)
+{
+    for (int i = 0; i < w->n; i++)
+        mpfi_clear(w->v[i]);
+    mpfr_clear(w->t);
+    w->n = 0;
+}
+
+/* Three-valued comparison of two enclosures: 1 holds for every pair of
+ * reals in them, 0 for none, 2 undecided. */
+static int compare(ew_kind k, mpfi_t a, mpfi_t b)
+{
+    const int lt = mpfr_less_p(&a->right, &b->left), ge = mpfr_greaterequal_p(&a->left, &b->right),
+              le = mpfr_lessequal_p(&a->right, &b->left), gt = mpfr_greater_p(&a->left, &b->right);
+    switch (k) {
+    case EW_LT: return lt ? 1 : ge ? 0 : 2;
+    case EW_LE: return le ? 1 : gt ? 0 : 2;
+    case EW_GT: return gt ? 1 : le ? 0 : 2;
+    default: return ge ? 1 : lt ? 0 : 2; /* EW_GE */
+    }
+}
+
+/* min or max of two enclosures, end by end */
+static void minmax(mpfi_t r, mpfi_t a, mpfi_t b, int max)
+{
+    mpfr_t l, h;
+    mpfr_init2(l, mpfi_get_prec(r));
+    mpfr_init2(h, mpfi_get_prec(r));
+    if (max) {
+        mpfr_max(l, &a->left, &b->left, MPFR_RNDD);
+        mpfr_max(h, &a->right, &b->right, MPFR_RNDU);
+    } else {
+        mpfr_min(l, &a->left, &b->left, MPFR_RNDD);
+        mpfr_min(h, &a->right, &b->right, MPFR_RNDU);
+    }
+    mpfi_interv_fr(r, l, h);
+    mpfr_clear(l);
+    mpfr_clear(h);
+}
+
+int ew_exact_nodes(ew_exact_ws *w, const ew_prog *p, const float *in, int upto, const unsigned char *only,
+                   const ew_tabs *t, const uint16_t *bits)
+{
+    int truth[EW_MAX_NODES];
+    for (int i = 0; i <= upto; i++) {
+        const ew_node *nd = &p->node[i];
+        mpfi_ptr r = w->v[i];
+        if ((only && !only[i]) || (t && t->skip[i]))
+            continue;
+        if (t && t->tab_of[i] >= 0) { /* a tabulated subtree: its enclosure at this pattern */
+            const int k = t->tab_of[i];
+            const uint16_t h = bits[t->input[k]];
+            if (t->efail[k][h])
+                return -1;
+            mpfi_set(r, t->exact[k][h]); /* exact: the same precision */
+            continue;
+        }
+        switch (nd->kind) {
+        case EW_INPUT: mpfi_set_d(r, in[nd->input]); break; /* exact */
+        case EW_CONST: mpfi_set_d(r, nd->value); break;
+        case EW_NEG: mpfi_neg(r, w->v[nd->a]); break;
+        case EW_ADD: mpfi_add(r, w->v[nd->a], w->v[nd->b]); break;
+        case EW_SUB: mpfi_sub(r, w->v[nd->a], w->v[nd->b]); break;
+        case EW_MUL: mpfi_mul(r, w->v[nd->a], w->v[nd->b]); break;
+        case EW_DIV:
+            if (mpfi_has_zero(w->v[nd->b]))
+                return -1;
+            mpfi_div(r, w->v[nd->a], w->v[nd->b]);
+            break;
+        case EW_FMA:
+            mpfi_mul(r, w->v[nd->a], w->v[nd->b]);
+            mpfi_add(r, r, w->v[nd->c]);
+            break;
+        case EW_MIN: minmax(r, w->v[nd->a], w->v[nd->b], 0); break;
+        case EW_MAX: minmax(r, w->v[nd->a], w->v[nd->b], 1); break;
+        case EW_LT:
+        case EW_LE:
+        case EW_GT:
+        case EW_GE:
+            truth[i] = compare(nd->kind, w->v[nd->a], w->v[nd->b]);
+            mpfi_set_ui(r, 0);
+            break;
+        case EW_SELECT: {
+            const int t = truth[nd->a];
+            if (t == 1)
+                mpfi_set(r, w->v[nd->b]);
+            else if (t == 0)
+                mpfi_set(r, w->v[nd->c]);
+            else
+                mpfi_union(r, w->v[nd->b], w->v[nd->c]);
+            break;
+        }
+        case EW_SQRT:
+        case EW_RSQRT:
+            if (mpfi_is_strictly_neg(w->v[nd->a]) || mpfr_sgn(&w->v[nd->a]->left) < 0 ||
+                (nd->kind == EW_RSQRT && mpfi_has_zero(w->v[nd->a])))
+                return -1;
+            mpfi_sqrt(r, w->v[nd->a]);
+            if (nd->kind == EW_RSQRT)
+                mpfi_ui_div(r, 1, r);
+            break;
+        case EW_EXP: mpfi_exp(r, w->v[nd->a]); break;
+        case EW_LOG:
+            if (mpfr_sgn(&w->v[nd->a]->left) <= 0)
+                return -1;
+            mpfi_log(r, w->v[nd->a]);
+            break;
+        case EW_TANH: mpfi_tanh(r, w->v[nd->a]); break;
+        case EW_ERF: {
+            mpfr_t l, h;
+            mpfr_init2(l, EW_EXACT_PREC);
+            mpfr_init2(h, EW_EXACT_PREC);
+            mpfr_erf(l, &w->v[nd->a]->left, MPFR_RNDD);
+            mpfr_erf(h, &w->v[nd->a]->right, MPFR_RNDU);
+            mpfi_interv_fr(r, l, h);
+            mpfr_clear(l);
+            mpfr_clear(h);
+            break;
+        }
+        default: return -1;
+        }
+        if (mpfi_nan_p(r) || mpfi_inf_p(r))
+            return -1;
+    }
+    return 0;
+}
+
+int ew_exact(ew_exact_ws *w, const ew_prog *p, const float *in, const ew_tabs *t, const uint16_t *bits, double *lo,
+             double *mid, double *hi)
+{
+    if (ew_exact_nodes(w, p, in, p->n - 1, NULL, t, bits) != 0)
+        return -1;
+    mpfi_srcptr res = w->v[p->n - 1];
+    *lo = mpfr_get_d(&res->left, MPFR_RNDD);
+    *hi = mpfr_get_d(&res->right, MPFR_RNDU);
+    mpfi_mid(w->t, res);
+    *mid = mpfr_get_d(w->t, MPFR_RNDN);
+    return 0;
+}

@@ -1,0 +1,320 @@
+/* op "elementwise" (issue 11, generic op families): each output element
+ * is an expression, written in the contract, of the input elements at the
+ * same position, evaluated by the kernel in binary32 and rounded once to
+ * the output's format. The contract's [model]:
+ *
+ *   arithmetic = "fp32"
+ *   fma = "no" | "any"              may the compiler contract x*y + z
+ *   output_rounding = "nearest"
+ *   [model.expr]  OUTPUT = "EXPRESSION"     (oracles/generic/ew_prog.h)
+ *   [model.ulp]   FUNCTION = { cuda = K, hip = K }   the vendor's documented
+ *                                   ulp bound of each device function used
+ *
+ * An input is read at the output element's position when it has as many
+ * elements as the output, at its column when it is a vector of the
+ * output's last extent (a per-column parameter), and as a scalar when it
+ * has one element.
+ *
+ * Exact value: the expression over the reals, an MPFI enclosure
+ * (oracles/generic/ew_exact.c). Admitted values: the binary32 model's hull
+ * (oracles/generic/ew_admit.c: the proven interval primitives, the vendor
+ * ulps), rounded outward to the output's format by the proven ends
+ * (oracles/common/round_ends.h). */
+#include "oracles/common/op_common.h"
+#include "oracles/common/round_ends.h"
+#include "oracles/generic/ew_admit.h"
+#include "oracles/generic/ew_exact.h"
+#include "core/tp_format.h"
+
+#include <fenv.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const m_arith[] = {"fp32", NULL}, *const m_fma[] = {"no", "any", NULL},
+                         *const m_outr[] = {"nearest", NULL};
+
+static const tp_model_key model_keys[] = {
+    {"arithmetic", m_arith, NULL},
+    {"fma", m_fma, NULL},
+    {"output_rounding", m_outr, NULL},
+    {"expr", NULL, "a table: each output tensor's name = its expression of the inputs (oracles/generic/ew_prog.h)"},
+    {"ulp", NULL, "a table: each device function used = { cuda = K, hip = K }, its documented ulp bound per backend"},
+    {NULL, NULL, NULL}};
+
+static int ew_check_model(const tp_value *model, char *err, size_t errlen)
+{
+    const char *v;
+    if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
+        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
+        return -1;
+    if (!tp_value_is_table(tp_value_get(model, "expr"))) {
+        snprintf(err, errlen, "model.expr must be a table: output name = \"expression\"");
+        return -1;
+    }
+    const tp_value *ulp = tp_value_get(model, "ulp");
+    if (ulp && !tp_value_is_table(ulp)) {
+        snprintf(err, errlen, "model.ulp must be a table: function = { cuda = K, hip = K }");
+        return -1;
+    }
+    return 0;
+}
+
+/* What one output of one case needs: its program, model and inputs. */
+typedef struct {
+    ew_prog prog;
+    ew_model m;
+    ew_tabs tabs; /* single-input subtrees, tabulated (oracles/generic/ew_tab.h) */
+    int ninputs;
+    const tp_tensor *in[EW_MAX_INPUTS];
+    const tp_format *fmt[EW_MAX_INPUTS];
+    int64_t numel, cols; /* the output's: elements, last extent */
+} ew_setup;
+
+static int setup(const tp_value *model, const tp_case *c, const char *output, ew_setup *s, char *err, size_t errlen)
+{
+    if (ew_check_model(model, err, errlen) != 0)
+        return -1;
+    const tp_tensor *O = tp_case_tensor(c, output);
+    if (!O || !tp_format_of(O->dtype)) {
+        snprintf(err, errlen, "elementwise: output %s must be a floating-point tensor", output);
+        return -1;
+    }
+    s->numel = O->numel;
+    s->cols = O->rank ? O->shape[O->rank - 1] : 1;
+    const char *names[EW_MAX_INPUTS];
+    s->ninputs = 0;
+    for (int t = 0; t < c->ntensors; t++) {
+        const tp_tensor *T = &c->tensors[t];
+        if (T->initial)
+            continue; /* an output */
+        if (!tp_format_of(T->dtype)) {
+            snprintf(err, errlen, "elementwise: input %s is %s; expected f16, bf16 or f32", T->name,
+                     tp_dtype_name(T->dtype));
+            return -1;
+        }
+        if (T->numel != O->numel && !(T->rank == 1 && T->numel == s->cols) && T->numel != 1) {
+            snprintf(err, errlen,
+                     "elementwise: input %s has %lld elements; expected %lld (the output's), %lld (a vector of its "
+                     "last extent) or 1",
+                     T->name, (long long)T->numel, (long long)O->numel, (long long)s->cols);
+            return -1;
+        }
+        if (s->ninputs == EW_MAX_INPUTS) {
+            snprintf(err, errlen, "elementwise: more than %d inputs", EW_MAX_INPUTS);
+            return -1;
+        }
+        names[s->ninputs] = T->name;
+        s->fmt[s->ninputs] = tp_format_of(T->dtype);
+        s->in[s->ninputs++] = T;
+    }
+    const char *text = tp_value_string(tp_value_get(tp_value_get(model, "expr"), output));
+    if (!text) {
+        snprintf(err, errlen, "elementwise: model.expr has no expression for output %s", output);
+        return -1;
+    }
+    tp_grammar_error e;
+    if (ew_parse(text, s->ninputs, names, &s->prog, &e) != 0) {
+        snprintf(err, errlen, "elementwise: model.expr.%s: %s; expected %s", output, e.what, e.expected);
+        return -1;
+    }
+    const char *v;
+    tp_model_choice(model, "fma", m_fma, &v, err, errlen);
+    s->m.fma_any = strcmp(v, "any") == 0;
+    const char *backend = c->backend ? c->backend : "cuda";
+    const tp_value *ulps = tp_value_get(model, "ulp");
+    for (int k = 0; k < EW_NFNS; k++) {
+        const tp_value *per = ulps ? tp_value_get(ulps, ew_fn_name(k)) : NULL;
+        const tp_value *u = tp_value_is_table(per) ? tp_value_get(per, backend) : NULL;
+        s->m.ulp[k] = u && tp_value_is_integer(u) ? (int)tp_value_integer(u) : -1;
+        if (s->m.ulp[k] < -1 || s->m.ulp[k] > 64) {
+            snprintf(err, errlen, "elementwise: model.ulp.%s.%s must be between 0 and 64", ew_fn_name(k), backend);
+            return -1;
+        }
+        if (k == EW_SQRT - EW_FIRST_FN && s->m.ulp[k] < 0)
+            s->m.ulp[k] = 0; /* sqrtf is correctly rounded unless declared otherwise */
+        if ((s->prog.fns_used >> k & 1u) && s->m.ulp[k] < 0) {
+            snprintf(err, errlen,
+                     "elementwise: model.expr.%s uses %s, but model.ulp.%s has no bound for backend %s; expected "
+                     "[model.ulp] %s = { %s = K } with the vendor's documented ulp bound",
+                     output, ew_fn_name(k), ew_fn_name(k), backend, ew_fn_name(k), backend);
+            return -1;
+        }
+    }
+    ew_tabs_plan(&s->prog, s->fmt, &s->tabs);
+    return 0;
+}
+
+/* The inputs of element i, as binary32 values: at i for an input of the
+ * output's size, at its column for a vector of the last extent, else the
+ * one element (setup accepted nothing else). */
+static void gather(const ew_setup *s, int64_t i, float *x, uint16_t *bits)
+{
+    for (int k = 0; k < s->ninputs; k++) {
+        const tp_tensor *T = s->in[k];
+        const int64_t at = T->numel == s->numel ? i : T->numel == 1 ? 0 : i % s->cols;
+        x[k] = (float)tp_format_load(s->fmt[k], T->data, at);
+        bits[k] = s->fmt[k]->size == 2 ? ((const uint16_t *)T->data)[at] : 0; /* the pattern tables index */
+    }
+}
+
+/* Refuses, before any launch, a case with an element the model cannot
+ * bound (an overflow, a function outside its domain): naming the first
+ * such element, its inputs and the reason. */
+static int ew_check_case(const tp_value *model, const tp_case *c, char *err, size_t errlen)
+{
+    for (int t = 0; t < c->ntensors; t++) {
+        const tp_tensor *O = &c->tensors[t];
+        if (!O->initial)
+            continue;
+        ew_setup *s = malloc(sizeof *s);
+        if (!s || setup(model, c, O->name, s, err, errlen) != 0) {
+            free(s);
+            return s ? -1 : (snprintf(err, errlen, "elementwise: out of memory"), -1);
+        }
+        if (ew_tabs_build(&s->tabs, &s->prog, &s->m, s->fmt, 0) != 0) {
+            free(s);
+            snprintf(err, errlen, "elementwise: out of memory");
+            return -1;
+        }
+        int64_t bad = -1;
+        int node = 0;
+        const char *why = "";
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < O->numel; i++) {
+            float x[EW_MAX_INPUTS];
+            uint16_t bits[EW_MAX_INPUTS];
+            tp_ival32 r;
+            int nd;
+            const char *w;
+            gather(s, i, x, bits);
+            if (ew_admit_nodes(&s->prog, &s->m, x, s->prog.n - 1, NULL, &s->tabs, bits, &r, &nd, &w) != 0) {
+#pragma omp critical(ew_bad)
+                if (bad < 0 || i < bad)
+                    bad = i, node = nd, why = w;
+            }
+        }
+        ew_tabs_free(&s->tabs);
+        if (bad >= 0) {
+            float x[EW_MAX_INPUTS];
+            uint16_t bits[EW_MAX_INPUTS];
+            gather(s, bad, x, bits);
+            char ins[256];
+            size_t o = 0;
+            for (int k = 0; k < s->ninputs && o < sizeof ins; k++)
+                o += (size_t)snprintf(ins + o, sizeof ins - o, "%s%s = %.9g", k ? ", " : "", s->in[k]->name, (double)x[k]);
+            snprintf(err, errlen,
+                     "elementwise: %s[%lld] (%s): %s at operation %d of model.expr.%s: the binary32 model covers "
+                     "finite values within each function's domain only; expected inputs for which it does",
+                     O->name, (long long)bad, ins, why, node + 1, O->name);
+            free(s);
+            return -1;
+        }
+        free(s);
+    }
+    return 0;
+}
+
+static int ew_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                        size_t errlen)
+{
+    if (ew_check_case(model, c, err, errlen) != 0) /* `tolproof check` calls no check_case */
+        return -1;
+    ew_setup *s = malloc(sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "elementwise: out of memory");
+        return -1;
+    }
+    if (setup(model, c, output, s, err, errlen) != 0) {
+        free(s);
+        return -1;
+    }
+    if (ew_tabs_build(&s->tabs, &s->prog, &s->m, s->fmt, 1) != 0) {
+        free(s);
+        snprintf(err, errlen, "elementwise: out of memory");
+        return -1;
+    }
+    const tp_tensor *O = tp_case_tensor(c, output);
+    const tp_format *fo = tp_format_of(O->dtype);
+    int64_t failed = -1;
+#pragma omp parallel
+    {
+        ew_exact_ws *w = malloc(sizeof *w);
+        ew_exact_init(w, &s->prog);
+#pragma omp for schedule(dynamic, 4096)
+        for (int64_t i = 0; i < O->numel; i++) {
+            float x[EW_MAX_INPUTS];
+            uint16_t bits[EW_MAX_INPUTS];
+            tp_ival32 r;
+            int nd;
+            const char *why;
+            gather(s, i, x, bits);
+            tp_ref *e = &ref[i];
+            if (ew_admit_nodes(&s->prog, &s->m, x, s->prog.n - 1, NULL, &s->tabs, bits, &r, &nd, &why) != 0 ||
+                ew_exact(w, &s->prog, x, &s->tabs, bits, &e->exact_lo, &e->exact, &e->exact_hi) != 0) {
+#pragma omp critical(ew_failed)
+                if (failed < 0 || i < failed)
+                    failed = i;
+                continue;
+            }
+            double lo = r.lo, hi = r.hi;
+            tp_bound_shrink(e->exact, &lo, &hi); /* test-only; a no-op at its default scale 1 */
+            e->allow_lo = tp_round_lower(fo, tp_round_lower(&tp_binary32, lo));
+            e->allow_hi = tp_round_upper(fo, tp_round_upper(&tp_binary32, hi));
+        }
+        ew_exact_clear(w);
+        free(w);
+    }
+    ew_tabs_free(&s->tabs);
+    free(s);
+    if (failed >= 0) {
+        snprintf(err, errlen,
+                 "elementwise: %s[%lld]: the real expression is undefined or unbounded there (a division by a "
+                 "value that may be 0, a logarithm or square root outside its domain)",
+                 output, (long long)failed);
+        return -1;
+    }
+    return 0;
+}
+
+static const tp_statement ew_exact_st = {
+    "elementwise.exact.mpfi", TP_EVIDENCE,
+    "the contract's expression over the reals, enclosed with MPFI at 256 bits (oracles/generic/ew_exact.c; erf "
+    "through MPFR's correctly rounded erf at the ends)"};
+static const tp_statement ew_bound_st = {
+    "elementwise.bound.binary32_model", TP_EVIDENCE,
+    "admitted values: the hull of every binary32 evaluation of the expression (oracles/generic/ew_admit.c): + - * / "
+    "fmaf sqrtf through the proven interval primitives (oracles/common/proven/tp_ival*.c, T3), x*y + z fused or not "
+    "as model.fma says, device functions within their declared vendor ulps of the correctly rounded result "
+    "(oracles/common/vendor_ulp.h, not proven), then rounded outward to the output's format by the proven ends"};
+static const tp_statement ew_dependence_st = {
+    "elementwise.nonclaim.dependence", TP_NON_CLAIM,
+    "each operation's operands are bounded by intervals, as if independent: a value used twice, or an fma choice "
+    "made at two places, can make the admitted interval wider than the kernel's real result set"};
+static const tp_statement ew_select_st = {
+    "elementwise.nonclaim.select", TP_NON_CLAIM,
+    "select compares reals in the exact value and binary32 values in the model: where they decide differently, the "
+    "exact value follows the real comparison"};
+static const tp_statement ew_finite_st = {
+    "elementwise.nonclaim.finite", TP_NON_CLAIM,
+    "inputs for which some binary32 intermediate may overflow or leave a function's domain are refused before "
+    "launch: infinities and NaNs produced inside the expression are not modelled"};
+static const tp_statement ew_unproven_st = {
+    "elementwise.nonclaim.unproven_evaluator", TP_NON_CLAIM,
+    "the expression parser and the node-by-node evaluator that calls the proven primitives are tested, not proven"};
+static const tp_statement *const ew_statements[] = {&ew_exact_st,  &ew_bound_st,  &ew_dependence_st,
+                                                    &ew_select_st, &ew_finite_st, &ew_unproven_st, NULL};
+
+static void ew_say(const tp_value *model, const tp_case *c, tp_statements *out)
+{
+    (void)model, (void)c;
+    tp_say_all(out, ew_statements);
+}
+
+const tp_op tp_op_elementwise = {
+    "elementwise", "y = an expression of the inputs at the same position, in binary32 (contract model.expr)",
+    ew_check_model, ew_reference, ew_say, ew_statements,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), model_keys,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), NULL /* values compared */,
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, ew_check_case, NULL, NULL,
+    NULL /* reference by ranges: none */, NULL, NULL};
