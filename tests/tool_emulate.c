@@ -425,6 +425,22 @@ static void swiglu_fwd(tp_case *c, const char *mutant)
     }
 }
 
+/* SwiGLU backward (op elementwise, contracts/swiglu_bwd.toml), with the
+ * host's expf. Mutant wrong_constant: 1 - s becomes 0.5 - s. */
+static void swiglu_bwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *A = tp_case_tensor(c, "a"), *B = tp_case_tensor(c, "b"), *G = tp_case_tensor(c, "dy");
+    const uint16_t *a = A->data, *b = B->data, *g = G->data;
+    uint16_t *da = tp_case_tensor(c, "da")->data, *db = tp_case_tensor(c, "db")->data;
+    const float one = strcmp(mutant, "wrong_constant") == 0 ? 0.5f : 1.0f;
+    for (int64_t i = 0; i < A->numel; i++) {
+        const float av = h2f(a[i]), bv = h2f(b[i]), gv = h2f(g[i]);
+        const float s = 1.0f / (1.0f + expf(-av));
+        da[i] = tp_f16_from_float(gv * bv * s * (1.0f + av * (one - s)));
+        db[i] = tp_f16_from_float(gv * av * s);
+    }
+}
+
 /* Embedding forward: a row is copied only for an index in [0, V). Mutant
  * clamp_index: indices are clamped into [0, V) instead of skipped. */
 static void embedding_fwd(tp_case *c, const char *mutant)
@@ -512,6 +528,7 @@ static const struct {
     {"embedding_fwd", NULL, embedding_fwd},
     {"embedding_bwd", NULL, embedding_bwd},
     {"elementwise", "swiglu_fwd", swiglu_fwd},
+    {"elementwise", "swiglu_bwd", swiglu_bwd},
 };
 #define NEMU (sizeof emulations / sizeof emulations[0])
 
