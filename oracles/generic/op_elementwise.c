@@ -158,59 +158,87 @@ static void gather(const ew_setup *s, int64_t i, float *x, uint16_t *bits)
     }
 }
 
-/* Refuses, before any launch, a case with an element the model cannot
- * bound (an overflow, a function outside its domain): naming the first
- * such element, its inputs and the reason. */
+/* setup() and the tables (with the MPFI ones when exact): NULL with a
+ * message when either fails. */
+static ew_setup *prepared(const tp_value *model, const tp_case *c, const char *output, int exact, char *err,
+                          size_t errlen)
+{
+    ew_setup *s = malloc(sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "elementwise: out of memory");
+        return NULL;
+    }
+    if (setup(model, c, output, s, err, errlen) != 0) {
+        free(s);
+        return NULL;
+    }
+    if (ew_tabs_build(&s->tabs, &s->prog, &s->m, s->fmt, exact) != 0) {
+        free(s);
+        snprintf(err, errlen, "elementwise: out of memory");
+        return NULL;
+    }
+    return s;
+}
+
+static void release(ew_setup *s)
+{
+    ew_tabs_free(&s->tabs);
+    free(s);
+}
+
+/* -1 with a message naming the first element of output O the model
+ * cannot bound (an overflow, a function outside its domain), its inputs
+ * and the reason; 0 when there is none. */
+static int unbounded_element(const ew_setup *s, const tp_tensor *O, char *err, size_t errlen)
+{
+    int64_t bad = -1;
+    int node = 0;
+    const char *why = "";
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < O->numel; i++) {
+        float x[EW_MAX_INPUTS];
+        uint16_t bits[EW_MAX_INPUTS];
+        tp_ival32 r;
+        int nd;
+        const char *w;
+        gather(s, i, x, bits);
+        if (ew_admit_nodes(&s->prog, &s->m, x, s->prog.n - 1, NULL, &s->tabs, bits, &r, &nd, &w) != 0) {
+#pragma omp critical(ew_bad)
+            if (bad < 0 || i < bad)
+                bad = i, node = nd, why = w;
+        }
+    }
+    if (bad < 0)
+        return 0;
+    float x[EW_MAX_INPUTS];
+    uint16_t bits[EW_MAX_INPUTS];
+    gather(s, bad, x, bits);
+    char ins[256];
+    size_t o = 0;
+    for (int k = 0; k < s->ninputs && o < sizeof ins; k++)
+        o += (size_t)snprintf(ins + o, sizeof ins - o, "%s%s = %.9g", k ? ", " : "", s->in[k]->name, (double)x[k]);
+    snprintf(err, errlen,
+             "elementwise: %s[%lld] (%s): %s at operation %d of model.expr.%s: the binary32 model covers finite "
+             "values within each function's domain only; expected inputs for which it does",
+             O->name, (long long)bad, ins, why, node + 1, O->name);
+    return -1;
+}
+
+/* Refuses, before any launch, a case with an element of some output the
+ * model cannot bound. */
 static int ew_check_case(const tp_value *model, const tp_case *c, char *err, size_t errlen)
 {
     for (int t = 0; t < c->ntensors; t++) {
         const tp_tensor *O = &c->tensors[t];
         if (!O->initial)
             continue;
-        ew_setup *s = malloc(sizeof *s);
-        if (!s || setup(model, c, O->name, s, err, errlen) != 0) {
-            free(s);
-            return s ? -1 : (snprintf(err, errlen, "elementwise: out of memory"), -1);
-        }
-        if (ew_tabs_build(&s->tabs, &s->prog, &s->m, s->fmt, 0) != 0) {
-            free(s);
-            snprintf(err, errlen, "elementwise: out of memory");
+        ew_setup *s = prepared(model, c, O->name, 0, err, errlen);
+        if (!s)
             return -1;
-        }
-        int64_t bad = -1;
-        int node = 0;
-        const char *why = "";
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < O->numel; i++) {
-            float x[EW_MAX_INPUTS];
-            uint16_t bits[EW_MAX_INPUTS];
-            tp_ival32 r;
-            int nd;
-            const char *w;
-            gather(s, i, x, bits);
-            if (ew_admit_nodes(&s->prog, &s->m, x, s->prog.n - 1, NULL, &s->tabs, bits, &r, &nd, &w) != 0) {
-#pragma omp critical(ew_bad)
-                if (bad < 0 || i < bad)
-                    bad = i, node = nd, why = w;
-            }
-        }
-        ew_tabs_free(&s->tabs);
-        if (bad >= 0) {
-            float x[EW_MAX_INPUTS];
-            uint16_t bits[EW_MAX_INPUTS];
-            gather(s, bad, x, bits);
-            char ins[256];
-            size_t o = 0;
-            for (int k = 0; k < s->ninputs && o < sizeof ins; k++)
-                o += (size_t)snprintf(ins + o, sizeof ins - o, "%s%s = %.9g", k ? ", " : "", s->in[k]->name, (double)x[k]);
-            snprintf(err, errlen,
-                     "elementwise: %s[%lld] (%s): %s at operation %d of model.expr.%s: the binary32 model covers "
-                     "finite values within each function's domain only; expected inputs for which it does",
-                     O->name, (long long)bad, ins, why, node + 1, O->name);
-            free(s);
+        const int rc = unbounded_element(s, O, err, errlen);
+        release(s);
+        if (rc != 0)
             return -1;
-        }
-        free(s);
     }
     return 0;
 }
@@ -218,20 +246,13 @@ static int ew_check_case(const tp_value *model, const tp_case *c, char *err, siz
 static int ew_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                         size_t errlen)
 {
-    if (ew_check_case(model, c, err, errlen) != 0) /* `tolproof check` calls no check_case */
+    ew_setup *s = prepared(model, c, output, 1, err, errlen);
+    if (!s)
         return -1;
-    ew_setup *s = malloc(sizeof *s);
-    if (!s) {
-        snprintf(err, errlen, "elementwise: out of memory");
-        return -1;
-    }
-    if (setup(model, c, output, s, err, errlen) != 0) {
-        free(s);
-        return -1;
-    }
-    if (ew_tabs_build(&s->tabs, &s->prog, &s->m, s->fmt, 1) != 0) {
-        free(s);
-        snprintf(err, errlen, "elementwise: out of memory");
+    /* check_case's refusal again, on the same tables: `tolproof check`
+     * calls no check_case */
+    if (unbounded_element(s, tp_case_tensor(c, output), err, errlen) != 0) {
+        release(s);
         return -1;
     }
     const tp_tensor *O = tp_case_tensor(c, output);
@@ -265,8 +286,7 @@ static int ew_reference(const tp_value *model, const tp_case *c, const char *out
         ew_exact_clear(w);
         free(w);
     }
-    ew_tabs_free(&s->tabs);
-    free(s);
+    release(s);
     if (failed >= 0) {
         snprintf(err, errlen,
                  "elementwise: %s[%lld]: the real expression is undefined or unbounded there (a division by a "
