@@ -441,6 +441,28 @@ static void swiglu_bwd(tp_case *c, const char *mutant)
     }
 }
 
+/* RMSNorm forward (op rowwise, contracts/rmsnorm_fwd.toml): each row's
+ * squares summed in order with fmaf, a correctly rounded rsqrtf. Mutant
+ * no_eps: eps dropped from the root. */
+static void rmsnorm_fwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x"), *W = tp_case_tensor(c, "w");
+    const uint16_t *x = X->data, *w = W->data;
+    uint16_t *y = tp_case_tensor(c, "y")->data;
+    float *rstd = tp_case_tensor(c, "rstd")->data;
+    const int64_t cols = X->shape[1], rows = X->numel / cols;
+    const float eps = strcmp(mutant, "no_eps") == 0 ? 0.0f : 1e-6f;
+    for (int64_t r = 0; r < rows; r++) {
+        float q = 0.0f;
+        for (int64_t j = 0; j < cols; j++)
+            q = fmaf(h2f(x[r * cols + j]), h2f(x[r * cols + j]), q);
+        const float rs = tp_ln_rsqrt_rn(q / (float)cols + eps);
+        for (int64_t j = 0; j < cols; j++)
+            y[r * cols + j] = tp_f16_from_float(h2f(x[r * cols + j]) * rs * h2f(w[j]));
+        rstd[r] = rs;
+    }
+}
+
 /* Embedding forward: a row is copied only for an index in [0, V). Mutant
  * clamp_index: indices are clamped into [0, V) instead of skipped. */
 static void embedding_fwd(tp_case *c, const char *mutant)
@@ -529,6 +551,7 @@ static const struct {
     {"embedding_bwd", NULL, embedding_bwd},
     {"elementwise", "swiglu_fwd", swiglu_fwd},
     {"elementwise", "swiglu_bwd", swiglu_bwd},
+    {"rowwise", "rmsnorm_fwd", rmsnorm_fwd},
 };
 #define NEMU (sizeof emulations / sizeof emulations[0])
 

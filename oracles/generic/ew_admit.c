@@ -177,8 +177,8 @@ static int unbounded(ew_kind k, tp_ival32 a, tp_ival32 b, tp_ival32 *r, const ch
     return -1;
 }
 
-int ew_admit_nodes(const ew_prog *p, const ew_model *m, const float *in, int upto, const unsigned char *only,
-                   const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why)
+int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
+                 const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why)
 {
     tp_ival32 v[EW_MAX_NODES];
     int truth[EW_MAX_NODES];
@@ -202,7 +202,7 @@ int ew_admit_nodes(const ew_prog *p, const ew_model *m, const float *in, int upt
         *node = i;
         *why = "";
         switch (nd->kind) {
-        case EW_INPUT: v[i].lo = v[i].hi = in[nd->input]; break;
+        case EW_INPUT: v[i] = in[nd->input]; break;
         case EW_CONST: v[i].lo = v[i].hi = nd->value; break;
         case EW_NEG: v[i] = neg(a); break;
         case EW_ADD:
@@ -295,6 +295,16 @@ int ew_admit_nodes(const ew_prog *p, const ew_model *m, const float *in, int upt
         return -1;
     }
     return 0;
+}
+
+int ew_admit_nodes(const ew_prog *p, const ew_model *m, const float *in, int upto, const unsigned char *only,
+                   const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why)
+{
+    tp_ival32 box[EW_MAX_INPUTS];
+    for (int i = 0; i <= upto; i++)
+        if (p->node[i].kind == EW_INPUT)
+            box[p->node[i].input].lo = box[p->node[i].input].hi = in[p->node[i].input];
+    return ew_admit_box(p, m, box, upto, only, t, bits, out, node, why);
 }
 
 int ew_admit(const ew_prog *p, const ew_model *m, const float *in, tp_ival32 *out, int *node, const char **why)

@@ -41,6 +41,12 @@ int ew_admit(const ew_prog *p, const ew_model *m, const float *in, tp_ival32 *ou
 int ew_admit_nodes(const ew_prog *p, const ew_model *m, const float *in, int upto, const unsigned char *only,
                    const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why);
 
+/* The same with each input an interval in[k] (a row's reduced value in op
+ * rowwise): the hull over every input in its interval. An input must be
+ * finite at both ends. */
+int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
+                 const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why);
+
 /* The correctly rounded binary32 value of device function k
  * (EW_FIRST_FN + k) at x (MPFR at 24 bits with binary32's exponent range
  * and subnormals); +-inf or NaN as the real result rounds or is undefined. */

@@ -8,6 +8,8 @@ void ew_exact_init(ew_exact_ws *w, const ew_prog *p)
     for (int i = 0; i < w->n; i++)
         mpfi_init2(w->v[i], EW_EXACT_PREC);
     mpfr_init2(w->t, EW_EXACT_PREC);
+    for (int k = 0; k < EW_MAX_INPUTS; k++)
+        w->box[k] = NULL;
 }
 
 void ew_exact_clear(ew_exact_ws *w)
@@ -68,7 +70,12 @@ int ew_exact_nodes(ew_exact_ws *w, const ew_prog *p, const float *in, int upto, 
             continue;
         }
         switch (nd->kind) {
-        case EW_INPUT: mpfi_set_d(r, in[nd->input]); break; /* exact */
+        case EW_INPUT: /* exact */
+            if (w->box[nd->input])
+                mpfi_set(r, w->box[nd->input]);
+            else
+                mpfi_set_d(r, in[nd->input]);
+            break;
         case EW_CONST: mpfi_set_d(r, nd->value); break;
         case EW_NEG: mpfi_neg(r, w->v[nd->a]); break;
         case EW_ADD: mpfi_add(r, w->v[nd->a], w->v[nd->b]); break;

@@ -18,6 +18,9 @@ typedef struct {
     int n;
     mpfi_t v[EW_MAX_NODES];
     mpfr_t t;
+    /* box[k]: input k's enclosure, read instead of in[k] (a row's reduced
+     * value in op rowwise); NULL (as ew_exact_init leaves them): in[k] */
+    mpfi_srcptr box[EW_MAX_INPUTS];
 } ew_exact_ws;
 
 void ew_exact_init(ew_exact_ws *w, const ew_prog *p);

@@ -30,7 +30,7 @@
 #include <stddef.h>
 
 #define EW_MAX_NODES 256
-#define EW_MAX_INPUTS 8
+#define EW_MAX_INPUTS 32
 
 typedef enum {
     EW_INPUT, /* input tensor `input` */

@@ -24,40 +24,24 @@
 #include "oracles/common/round_ends.h"
 #include "oracles/generic/ew_admit.h"
 #include "oracles/generic/ew_exact.h"
+#include "oracles/generic/ew_model.h"
 #include "core/tp_format.h"
 
 #include <fenv.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const m_arith[] = {"fp32", NULL}, *const m_fma[] = {"no", "any", NULL},
-                         *const m_outr[] = {"nearest", NULL};
-
 static const tp_model_key model_keys[] = {
-    {"arithmetic", m_arith, NULL},
-    {"fma", m_fma, NULL},
-    {"output_rounding", m_outr, NULL},
+    {"arithmetic", ew_arith_values, NULL},
+    {"fma", ew_fma_values, NULL},
+    {"output_rounding", ew_outr_values, NULL},
     {"expr", NULL, "a table: each output tensor's name = its expression of the inputs (oracles/generic/ew_prog.h)"},
     {"ulp", NULL, "a table: each device function used = { cuda = K, hip = K }, its documented ulp bound per backend"},
     {NULL, NULL, NULL}};
 
 static int ew_check_model(const tp_value *model, char *err, size_t errlen)
 {
-    const char *v;
-    if (tp_model_choice(model, "arithmetic", m_arith, &v, err, errlen) ||
-        tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
-        tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen))
-        return -1;
-    if (!tp_value_is_table(tp_value_get(model, "expr"))) {
-        snprintf(err, errlen, "model.expr must be a table: output name = \"expression\"");
-        return -1;
-    }
-    const tp_value *ulp = tp_value_get(model, "ulp");
-    if (ulp && !tp_value_is_table(ulp)) {
-        snprintf(err, errlen, "model.ulp must be a table: function = { cuda = K, hip = K }");
-        return -1;
-    }
-    return 0;
+    return ew_check_shared_keys(model, err, errlen);
 }
 
 /* What one output of one case needs: its program, model and inputs. */
@@ -118,21 +102,10 @@ static int setup(const tp_value *model, const tp_case *c, const char *output, ew
         snprintf(err, errlen, "elementwise: model.expr.%s: %s; expected %s", output, e.what, e.expected);
         return -1;
     }
-    const char *v;
-    tp_model_choice(model, "fma", m_fma, &v, err, errlen);
-    s->m.fma_any = strcmp(v, "any") == 0;
     const char *backend = c->backend ? c->backend : "cuda";
-    const tp_value *ulps = tp_value_get(model, "ulp");
+    if (ew_model_read(model, backend, "elementwise", &s->m, err, errlen) != 0)
+        return -1;
     for (int k = 0; k < EW_NFNS; k++) {
-        const tp_value *per = ulps ? tp_value_get(ulps, ew_fn_name(k)) : NULL;
-        const tp_value *u = tp_value_is_table(per) ? tp_value_get(per, backend) : NULL;
-        s->m.ulp[k] = u && tp_value_is_integer(u) ? (int)tp_value_integer(u) : -1;
-        if (s->m.ulp[k] < -1 || s->m.ulp[k] > 64) {
-            snprintf(err, errlen, "elementwise: model.ulp.%s.%s must be between 0 and 64", ew_fn_name(k), backend);
-            return -1;
-        }
-        if (k == EW_SQRT - EW_FIRST_FN && s->m.ulp[k] < 0)
-            s->m.ulp[k] = 0; /* sqrtf is correctly rounded unless declared otherwise */
         if ((s->prog.fns_used >> k & 1u) && s->m.ulp[k] < 0) {
             snprintf(err, errlen,
                      "elementwise: model.expr.%s uses %s, but model.ulp.%s has no bound for backend %s; expected "

@@ -1,0 +1,49 @@
+#include "oracles/generic/ew_model.h"
+
+#include "oracles/common/op_common.h"
+
+#include <string.h>
+
+const char *const ew_arith_values[] = {"fp32", NULL}, *const ew_fma_values[] = {"no", "any", NULL},
+                  *const ew_outr_values[] = {"nearest", NULL};
+
+int ew_check_shared_keys(const tp_value *model, char *err, size_t errlen)
+{
+    const char *v;
+    if (tp_model_choice(model, "arithmetic", ew_arith_values, &v, err, errlen) ||
+        tp_model_choice(model, "fma", ew_fma_values, &v, err, errlen) ||
+        tp_model_choice(model, "output_rounding", ew_outr_values, &v, err, errlen))
+        return -1;
+    if (!tp_value_is_table(tp_value_get(model, "expr"))) {
+        snprintf(err, errlen, "model.expr must be a table: output name = \"expression\"");
+        return -1;
+    }
+    const tp_value *ulp = tp_value_get(model, "ulp");
+    if (ulp && !tp_value_is_table(ulp)) {
+        snprintf(err, errlen, "model.ulp must be a table: function = { cuda = K, hip = K }");
+        return -1;
+    }
+    return 0;
+}
+
+int ew_model_read(const tp_value *model, const char *backend, const char *op, ew_model *m, char *err,
+                  size_t errlen)
+{
+    const char *v;
+    if (tp_model_choice(model, "fma", ew_fma_values, &v, err, errlen) != 0)
+        return -1;
+    m->fma_any = strcmp(v, "any") == 0;
+    const tp_value *ulps = tp_value_get(model, "ulp");
+    for (int k = 0; k < EW_NFNS; k++) {
+        const tp_value *per = ulps ? tp_value_get(ulps, ew_fn_name(k)) : NULL;
+        const tp_value *u = tp_value_is_table(per) ? tp_value_get(per, backend) : NULL;
+        m->ulp[k] = u && tp_value_is_integer(u) ? (int)tp_value_integer(u) : -1;
+        if (m->ulp[k] < -1 || m->ulp[k] > 64) {
+            snprintf(err, errlen, "%s: model.ulp.%s.%s must be between 0 and 64", op, ew_fn_name(k), backend);
+            return -1;
+        }
+        if (k == EW_SQRT - EW_FIRST_FN && m->ulp[k] < 0)
+            m->ulp[k] = 0; /* sqrtf is correctly rounded unless declared otherwise */
+    }
+    return 0;
+}

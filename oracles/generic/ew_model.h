@@ -1,0 +1,24 @@
+/* The [model] keys ops elementwise and rowwise share: arithmetic, fma,
+ * output_rounding, the expression table and the vendor ulps per device
+ * function and backend. */
+#ifndef TP_EW_MODEL_H
+#define TP_EW_MODEL_H
+#include "core/tp_value.h"
+#include "oracles/generic/ew_prog.h"
+
+#include <stddef.h>
+
+/* The allowed values of the choice keys (NULL-terminated), for the ops'
+ * tp_model_key tables. */
+extern const char *const ew_arith_values[], *const ew_fma_values[], *const ew_outr_values[];
+
+/* The shared keys of a [model] alone: 0, or -1 with a message. */
+int ew_check_shared_keys(const tp_value *model, char *err, size_t errlen);
+
+/* fma and the ulp bound of each device function on backend ("cuda",
+ * "hip"; -1 where none is declared, 0 for sqrtf unless declared): 0, or -1
+ * with a message prefixed by op. */
+int ew_model_read(const tp_value *model, const char *backend, const char *op, ew_model *m, char *err,
+                  size_t errlen);
+
+#endif

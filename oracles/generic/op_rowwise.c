@@ -1,0 +1,175 @@
+/* op "rowwise" (issue 11, generic op families): reductions along the last
+ * axis of each row (sum, max, min of a term, in any order), then each
+ * output element an expression of the row's element, its column's
+ * parameters and the reduced values, in binary32, rounded once to the
+ * output's format. RMSNorm, softmax and LayerNorm are of this shape. The
+ * contract's [model]:
+ *
+ *   arithmetic = "fp32"
+ *   fma = "no" | "any"
+ *   output_rounding = "nearest"
+ *   [model.reduce]  NAME = { sum = "TERM", order = "any" }    (or max, min)
+ *   [model.expr]    OUTPUT = "EXPRESSION"
+ *   [model.ulp]     FUNCTION = { cuda = K, hip = K }
+ *
+ * oracles/generic/rw_model.h says what the expressions may name,
+ * oracles/generic/rw_row.h how a row is bounded. */
+#include "oracles/common/op_common.h"
+#include "oracles/generic/ew_model.h"
+#include "oracles/generic/rw_row.h"
+
+#include <stdlib.h>
+
+static const tp_model_key model_keys[] = {
+    {"arithmetic", ew_arith_values, NULL},
+    {"fma", ew_fma_values, NULL},
+    {"output_rounding", ew_outr_values, NULL},
+    {"reduce", NULL,
+     "a table: each reduced value's name = { sum = \"term\", order = \"any\" } (or max, min), in the order they use "
+     "each other (oracles/generic/rw_model.h)"},
+    {"expr", NULL, "a table: each output tensor's name = its expression of the inputs, the reduced values and the dims"},
+    {"ulp", NULL, "a table: each device function used = { cuda = K, hip = K }, its documented ulp bound per backend"},
+    {NULL, NULL, NULL}};
+
+static rw_setup *prepared(const tp_value *model, const tp_case *c, const char *output, char *err, size_t errlen)
+{
+    rw_setup *s = malloc(sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "rowwise: out of memory");
+        return NULL;
+    }
+    if (rw_setup_case(model, c, output, s, err, errlen) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Every row of s: with ref, the references (ref[r * per] for row r); 0, or
+ * -1 with the first failing row named in err. */
+static int all_rows(const rw_setup *s, tp_ref *ref, char *err, size_t errlen)
+{
+    int64_t bad = -1;
+    rw_fail bf = {0};
+    int nomem = 0;
+    const int64_t per = s->per_row ? 1 : s->cols;
+#pragma omp parallel
+    {
+        rw_ws *w = malloc(sizeof *w);
+        if (!w || rw_ws_init(w, s) != 0) {
+#pragma omp atomic write
+            nomem = 1;
+            free(w);
+            w = NULL;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t r = 0; r < s->rows; r++) {
+            rw_fail f;
+            if (!w || rw_row(s, w, r, ref ? ref + r * per : NULL, &f) == 0)
+                continue;
+#pragma omp critical(rw_bad)
+            if (bad < 0 || r < bad)
+                bad = r, bf = f;
+        }
+        if (w) {
+            rw_ws_clear(w);
+            free(w);
+        }
+    }
+    if (nomem) {
+        snprintf(err, errlen, "rowwise: out of memory");
+        return -1;
+    }
+    if (bad < 0)
+        return 0;
+    char at[64] = "";
+    if (bf.col >= 0)
+        snprintf(at, sizeof at, ", column %lld", (long long)bf.col);
+    const int red = strcmp(bf.where, s->O->name) != 0;
+    snprintf(err, errlen,
+             "rowwise: %s, row %lld%s: %s at operation %d of model.%s.%s: the binary32 model covers finite values "
+             "within each function's domain and row sums the proven bound covers; expected inputs for which it does",
+             s->O->name, (long long)bad, at, bf.why, bf.node + 1, red ? "reduce" : "expr", bf.where);
+    return -1;
+}
+
+/* Refuses, before any launch, a case with a row the model cannot bound. */
+static int rw_check_case(const tp_value *model, const tp_case *c, char *err, size_t errlen)
+{
+    for (int t = 0; t < c->ntensors; t++) {
+        if (!c->tensors[t].initial)
+            continue;
+        rw_setup *s = prepared(model, c, c->tensors[t].name, err, errlen);
+        if (!s)
+            return -1;
+        const int rc = all_rows(s, NULL, err, errlen);
+        free(s);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int rw_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
+                        size_t errlen)
+{
+    rw_setup *s = prepared(model, c, output, err, errlen);
+    if (!s)
+        return -1;
+    const int rc = all_rows(s, ref, err, errlen); /* check_case's refusals too: `tolproof check` calls none */
+    free(s);
+    return rc;
+}
+
+static const tp_statement rw_exact_st = {
+    "rowwise.exact.mpfi", TP_EVIDENCE,
+    "each row's reductions and the contract's expressions over the reals, enclosed with MPFI at 256 bits "
+    "(oracles/generic/rw_row.c, oracles/generic/ew_exact.c)"};
+static const tp_statement rw_sum_st = {
+    "rowwise.bound.row_sum", TP_EVIDENCE,
+    "a row sum in any order: the proven any-order binary32 sum bound (oracles/common/proven/tp_sum_bound.c, T3; "
+    "constant 2^-24*(1+2^-7), at most 65536 terms) around the sums of the terms' lower and upper ends, those sums "
+    "rounded outward by MPFR's mpfr_sum; each term the binary32 model's hull, with the exact product where fma = "
+    "\"any\" lets the kernel fuse it into its accumulator; max and min: the extreme ends, exact"};
+static const tp_statement rw_bound_st = {
+    "rowwise.bound.binary32_model", TP_EVIDENCE,
+    "admitted values: the hull of every binary32 evaluation of the expression with the row's reduced values as "
+    "intervals (oracles/generic/ew_admit.c): + - * / fmaf sqrtf through the proven interval primitives "
+    "(oracles/common/proven/tp_ival*.c, T3), device functions within their declared vendor ulps of the correctly "
+    "rounded result (oracles/common/vendor_ulp.h, not proven), then rounded outward to the output's format by the "
+    "proven ends"};
+static const tp_statement rw_dependence_st = {
+    "rowwise.nonclaim.dependence", TP_NON_CLAIM,
+    "a reduced value and the row element it was reduced from are bounded as independent intervals, as is a value "
+    "used twice in an expression: the admitted interval can be wider than the kernel's real result set"};
+static const tp_statement rw_order_st = {
+    "rowwise.nonclaim.order", TP_NON_CLAIM,
+    "a row sum is admitted in any order and tree of binary32 additions, with any grouping of terms: a kernel whose "
+    "sum order is fixed gets no tighter bound for it"};
+static const tp_statement rw_finite_st = {
+    "rowwise.nonclaim.finite", TP_NON_CLAIM,
+    "rows for which some binary32 intermediate may overflow or leave a function's domain, or a row sum leaves the "
+    "proven bound's range, are refused before launch: infinities and NaNs produced inside the expression are not "
+    "modelled"};
+static const tp_statement rw_unproven_st = {
+    "rowwise.nonclaim.unproven_evaluator", TP_NON_CLAIM,
+    "the model reader, the row loop and the node-by-node evaluator that call the proven primitives are tested, not "
+    "proven"};
+static const tp_statement *const rw_statements[] = {&rw_exact_st,  &rw_sum_st,    &rw_bound_st,   &rw_dependence_st,
+                                                    &rw_order_st, &rw_finite_st, &rw_unproven_st, NULL};
+
+static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
+{
+    (void)model, (void)c;
+    tp_say_all(out, rw_statements);
+}
+
+const tp_op tp_op_rowwise = {
+    "rowwise",
+    "reductions along each row (sum, max, min of a term, any order), then y = an expression of the row's element, "
+    "its column's parameters and the reduced values, in binary32 (contract model.reduce, model.expr)",
+    rw_check_model, rw_reference, rw_say, rw_statements,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), model_keys,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), NULL /* values compared */,
+    NULL /* nonfinite_inputs: the model covers finite inputs only */, rw_check_case, NULL, NULL,
+    NULL /* reference by ranges: none */, NULL, NULL};

@@ -1,0 +1,79 @@
+/* The model of op "rowwise" (issue 11, generic op families), read from a
+ * contract's [model] and one case: reductions along the last axis of each
+ * row, then an elementwise expression per output that uses the reduced
+ * values.
+ *
+ *   [model.reduce]     NAME = { sum = "TERM" , order = "any" }   (or max, min)
+ *   [model.expr]       OUTPUT = "EXPRESSION"
+ *
+ * TERM and EXPRESSION are programs of the elementwise language
+ * (oracles/generic/ew_prog.h) over one name list:
+ *   the input tensors    read at the element's row and column (a tensor
+ *                        of the rows' shape), at its column (a vector of
+ *                        the row length) or once (one element);
+ *   the reductions       each a binary32 interval per row; a TERM may use
+ *                        only the reductions declared before it;
+ *   the contract's dims  as binary32 values (exact below 2^24), as a
+ *                        kernel writes `ss / (float)cols`.
+ * An output with one element per row (shape [rows] or [rows, 1]) may use
+ * only reductions, scalars and dims. */
+#ifndef TP_RW_MODEL_H
+#define TP_RW_MODEL_H
+#include "core/tp_format.h"
+#include "core/tp_tensor.h"
+#include "core/tp_value.h"
+#include "oracles/generic/ew_prog.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RW_MAX_REDUCE 4
+
+typedef enum { RW_SUM, RW_MAX, RW_MIN } rw_kind;
+typedef enum { RW_AT_ELEMENT, RW_AT_COLUMN, RW_AT_SCALAR } rw_where;
+
+typedef struct {
+    const char *name;
+    rw_kind kind;
+    ew_prog term;
+} rw_reduce;
+
+/* One output's program with its row-invariant parts taken out: node root[k]
+ * of `full` (a subtree of reductions, dims, scalars and constants only) is
+ * evaluated once per row into name slot `slot[k]`, and `prog` is `full`
+ * with those roots read as inputs; `keep` marks the nodes of prog still
+ * evaluated per element. Both ways give the same values: the same
+ * operations on the same operands. */
+typedef struct {
+    ew_prog full, prog;
+    int nroot, root[EW_MAX_NODES / 2], slot[EW_MAX_NODES / 2];
+    unsigned char sub[EW_MAX_NODES / 2][EW_MAX_NODES]; /* each root's subtree in full */
+    unsigned char keep[EW_MAX_NODES];
+} rw_out;
+
+typedef struct {
+    ew_model m;
+    int nin;                          /* input tensors: name slots 0 .. nin-1 */
+    const tp_tensor *in[TP_MAX_TENSORS];
+    const tp_format *fmt[TP_MAX_TENSORS];
+    rw_where where[TP_MAX_TENSORS];
+    int nred;                         /* reductions: slots nin .. nin+nred-1 */
+    rw_reduce red[RW_MAX_REDUCE];
+    int ndims;                        /* dims: slots nin+nred .. */
+    float dim[TP_MAX_DIMS];
+    int nslots;                       /* with the row-invariant slots of out */
+    int64_t rows, cols;
+    const tp_tensor *O;               /* the output */
+    int per_row;                      /* O has one element per row */
+    rw_out out;
+} rw_setup;
+
+/* [model] alone: the keys and their forms. 0, or -1 with a message. */
+int rw_check_model(const tp_value *model, char *err, size_t errlen);
+
+/* The setup for output `output` of case c: 0, or -1 with what is wrong
+ * and what was expected in err. */
+int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, rw_setup *s, char *err,
+                  size_t errlen);
+
+#endif

@@ -1,0 +1,331 @@
+/* op rowwise (oracles/generic/rw_*.c): the RMSNorm forward model against
+ * binary32 evaluations in several summation orders, with and without
+ * fused accumulation, and rsqrtf results up to 2 ulp off; the exact
+ * values against MPFR at 1024 bits; max reductions; what the model
+ * refuses, and how it says so. */
+#include "core/tp_fp16.h"
+#include "core/tp_op.h"
+#include "oracles/generic/ew_admit.h"
+#include "tests/case_tensor.h"
+#include "tests/model_json.h"
+#include "tests/tap.h"
+
+#include <math.h>
+#include <mpfr.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static double uniform01(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (double)(rng >> 11) * 0x1p-53;
+}
+
+static uint16_t f16_normal(double sigma)
+{
+    const double u = uniform01() + 1e-300, v = uniform01();
+    return tp_f16_from_float((float)(sigma * sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v)));
+}
+
+static float h2f(uint16_t h) { return (float)tp_f16_to_double(h); }
+
+static const char *const RMS_MODEL =
+    "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\","
+    " \"reduce\": {\"ss\": {\"sum\": \"x * x\", \"order\": \"any\"}},"
+    " \"expr\": {\"y\": \"x * rsqrtf(ss / cols + 1e-6f) * w\", \"rstd\": \"rsqrtf(ss / cols + 1e-6f)\"},"
+    " \"ulp\": {\"rsqrtf\": {\"cuda\": 2}}}";
+
+typedef struct {
+    int rows, cols;
+    uint16_t *x, *w, *y;
+    float *rstd;
+    tp_case c;
+} rms_case;
+
+static void rms_make(rms_case *k, int rows, int cols, double sigma)
+{
+    k->rows = rows, k->cols = cols;
+    k->x = malloc((size_t)rows * cols * 2);
+    k->w = malloc((size_t)cols * 2);
+    k->y = calloc((size_t)rows * cols, 2);
+    k->rstd = calloc((size_t)rows, 4);
+    for (int i = 0; i < rows * cols; i++)
+        k->x[i] = f16_normal(sigma);
+    for (int j = 0; j < cols; j++)
+        k->w[j] = tp_f16_from_float(1.0f + 0.25f * h2f(f16_normal(1.0)));
+    memset(&k->c, 0, sizeof k->c);
+    k->c.name = "test";
+    k->c.backend = "cuda";
+    k->c.ndims = 2;
+    k->c.dim_names[0] = "rows", k->c.dims[0] = rows;
+    k->c.dim_names[1] = "cols", k->c.dims[1] = cols;
+    case_add_tensor(&k->c, "x", TP_F16, 2, rows, cols, k->x, 0);
+    case_add_tensor(&k->c, "w", TP_F16, 1, cols, 0, k->w, 0);
+    case_add_tensor(&k->c, "y", TP_F16, 2, rows, cols, k->y, 1);
+    case_add_tensor(&k->c, "rstd", TP_F32, 1, rows, 0, k->rstd, 1);
+}
+
+static void rms_free(rms_case *k) { free(k->x), free(k->w), free(k->y), free(k->rstd); }
+
+static int run(const char *model_json, tp_case *c, const char *output, tp_ref *ref, char *err, size_t errlen,
+               int check_case_only)
+{
+    const tp_op *op = tp_op_find("rowwise");
+    json_error_t je;
+    tp_value *model = model_of(json_loads(model_json, 0, &je));
+    const int rc = !op || !model || op->check_model(model, err, errlen) ||
+                   (check_case_only ? op->check_case(model, c, err, errlen)
+                                    : op->reference(model, c, output, ref, err, errlen));
+    tp_value_free(model);
+    return rc;
+}
+
+/* The binary32 neighbour k steps from v. */
+static float steps(float v, int k)
+{
+    for (; k > 0; k--)
+        v = nextafterf(v, INFINITY);
+    for (; k < 0; k++)
+        v = nextafterf(v, -INFINITY);
+    return v;
+}
+
+/* A correctly rounded rsqrtf (MPFR at 24 bits; normal results only here). */
+static float rsqrt_rn(float v)
+{
+    mpfr_t t;
+    mpfr_init2(t, 24);
+    mpfr_set_flt(t, v, MPFR_RNDN);
+    mpfr_rec_sqrt(t, t, MPFR_RNDN);
+    const float r = mpfr_get_flt(t, MPFR_RNDN);
+    mpfr_clear(t);
+    return r;
+}
+
+/* The sum of squares of row xr in one of several binary32 orders: 0
+ * sequential mul-add, 1 sequential fmaf, 2 reversed fmaf, 3 a pairwise
+ * tree of rounded squares, 4 512 strided per-thread fmaf sums then a tree
+ * (the kernel's shape). */
+static float sum_squares(const uint16_t *xr, int n, int order)
+{
+    float t[4096];
+    float q = 0.0f;
+    switch (order) {
+    case 0:
+        for (int j = 0; j < n; j++) {
+            const float p = h2f(xr[j]) * h2f(xr[j]);
+            q += p;
+        }
+        return q;
+    case 1:
+        for (int j = 0; j < n; j++)
+            q = fmaf(h2f(xr[j]), h2f(xr[j]), q);
+        return q;
+    case 2:
+        for (int j = n - 1; j >= 0; j--)
+            q = fmaf(h2f(xr[j]), h2f(xr[j]), q);
+        return q;
+    default: {
+        const int lanes = order == 3 ? n : 512;
+        for (int l = 0; l < lanes; l++) {
+            t[l] = 0.0f;
+            for (int j = l; j < n; j += lanes)
+                t[l] = order == 3 ? h2f(xr[j]) * h2f(xr[j]) : fmaf(h2f(xr[j]), h2f(xr[j]), t[l]);
+        }
+        for (int m = lanes; m > 1; m = (m + 1) / 2)
+            for (int l = 0; l < m / 2; l++)
+                t[l] = t[l] + t[m - 1 - l];
+        return t[0];
+    }
+    }
+}
+
+static void test_rmsnorm_sound(void)
+{
+    rms_case k;
+    rms_make(&k, 32, 1024, 2.0);
+    const int n = k.rows * k.cols;
+    tp_ref *ry = malloc((size_t)n * sizeof *ry), *rr = malloc((size_t)k.rows * sizeof *rr);
+    char err[600] = "";
+    int rc = run(RMS_MODEL, &k.c, "y", ry, err, sizeof err, 0) || run(RMS_MODEL, &k.c, "rstd", rr, err, sizeof err, 0);
+    tap_ok(rc == 0, "RMSNorm forward (op rowwise), 32 rows of 1024: references of y and rstd (%s)", err);
+    int bad = 0, tried = 0;
+    double worst = 0;
+    for (int r = 0; rc == 0 && r < k.rows; r++)
+        for (int order = 0; order < 5; order++)
+            for (int ulp = -2; ulp <= 2; ulp++) {
+                const float ss = sum_squares(k.x + r * k.cols, k.cols, order);
+                const float rs = steps(rsqrt_rn(ss / (float)k.cols + 1e-6f), ulp);
+                tried++;
+                bad += !(rr[r].allow_lo <= rs && rs <= rr[r].allow_hi);
+                for (int j = 0; j < k.cols; j++) {
+                    const double y = h2f(tp_f16_from_float(h2f(k.x[r * k.cols + j]) * rs * h2f(k.w[j])));
+                    const tp_ref *e = &ry[r * k.cols + j];
+                    bad += !(e->allow_lo <= y && y <= e->allow_hi);
+                    const double ulp16 = ldexp(1.0, ilogb(fmax(fabs(e->exact), 0x1p-14)) - 10);
+                    worst = fmax(worst, (e->allow_hi - e->allow_lo) / ulp16);
+                }
+            }
+    tap_ok(rc == 0 && bad == 0,
+           "every binary32 evaluation (5 sum orders, fused or not; rsqrtf within 2 ulp) lies in the admitted sets "
+           "of y and rstd (%d evaluations, %d outside)",
+           tried, bad);
+    tap_diag("widest admitted y: %.1f fp16 ulps of the exact value", worst);
+    tap_ok(worst <= 8.0, "and no admitted y is wider than 8 fp16 ulps (widest %.1f)", worst);
+
+    /* the exact values against MPFR at 1024 bits */
+    int out = 0;
+    mpfr_t s, t, u;
+    mpfr_inits2(1024, s, t, u, (mpfr_ptr)0);
+    for (int r = 0; rc == 0 && r < k.rows; r++) {
+        mpfr_set_ui(s, 0, MPFR_RNDN);
+        for (int j = 0; j < k.cols; j++) {
+            mpfr_set_flt(t, h2f(k.x[r * k.cols + j]), MPFR_RNDN);
+            mpfr_sqr(t, t, MPFR_RNDN);
+            mpfr_add(s, s, t, MPFR_RNDN);
+        }
+        mpfr_div_ui(s, s, (unsigned long)k.cols, MPFR_RNDN);
+        mpfr_set_flt(t, 1e-6f, MPFR_RNDN);
+        mpfr_add(s, s, t, MPFR_RNDN);
+        mpfr_rec_sqrt(s, s, MPFR_RNDN); /* rstd, to 1024 bits */
+        const double rd = mpfr_get_d(s, MPFR_RNDN);
+        out += !(rr[r].exact_lo <= rd && rd <= rr[r].exact_hi && fabs(rr[r].exact - rd) <= 0x1p-50 * fabs(rd));
+        for (int j = 0; j < k.cols; j += 7) {
+            mpfr_set_flt(t, h2f(k.x[r * k.cols + j]), MPFR_RNDN);
+            mpfr_mul(u, t, s, MPFR_RNDN);
+            mpfr_set_flt(t, h2f(k.w[j]), MPFR_RNDN);
+            mpfr_mul(u, u, t, MPFR_RNDN);
+            const double yd = mpfr_get_d(u, MPFR_RNDN);
+            const tp_ref *e = &ry[r * k.cols + j];
+            out += !(e->exact_lo <= yd && yd <= e->exact_hi && fabs(e->exact - yd) <= 0x1p-50 * fabs(yd));
+        }
+    }
+    mpfr_clears(s, t, u, (mpfr_ptr)0);
+    tap_ok(rc == 0 && out == 0, "the exact y and rstd agree with MPFR at 1024 bits (%d differ)", out);
+
+    /* a kernel that drops eps on rows of tiny values: outside */
+    for (int i = 0; i < k.cols; i++)
+        k.x[i] = (uint16_t)(1 + i % 64); /* row 0: subnormals */
+    rc = run(RMS_MODEL, &k.c, "rstd", rr, err, sizeof err, 0);
+    const float no_eps = rsqrt_rn(sum_squares(k.x, k.cols, 1) / (float)k.cols);
+    tap_ok(rc == 0 && !(rr[0].allow_lo <= no_eps && no_eps <= rr[0].allow_hi),
+           "a row of subnormals: rstd without eps (%g) lies outside [%g, %g]", (double)no_eps, rr[0].allow_lo,
+           rr[0].allow_hi);
+    free(ry), free(rr);
+    rms_free(&k);
+}
+
+/* Softmax's shape with a max reduction: m = max(x), s = sum(expf(x - m)),
+ * y = expf(x - m) / s, against a sequential binary32 evaluation with the
+ * host's expf. */
+static void test_max_sum(void)
+{
+    static const char *const model =
+        "{\"arithmetic\": \"fp32\", \"fma\": \"no\", \"output_rounding\": \"nearest\","
+        " \"reduce\": {\"m\": {\"max\": \"x\", \"order\": \"any\"}, \"s\": {\"sum\": \"expf(x - m)\", \"order\": "
+        "\"any\"}}, \"expr\": {\"y\": \"expf(x - m) / s\"}, \"ulp\": {\"expf\": {\"cuda\": 2}}}";
+    enum { R = 16, C = 512 };
+    uint16_t *x = malloc(R * C * 2), *y = calloc(R * C, 2);
+    for (int i = 0; i < R * C; i++)
+        x[i] = f16_normal(4.0);
+    tp_case c;
+    memset(&c, 0, sizeof c);
+    c.name = "softmax", c.backend = "cuda";
+    case_add_tensor(&c, "x", TP_F16, 2, R, C, x, 0);
+    case_add_tensor(&c, "y", TP_F16, 2, R, C, y, 1);
+    tp_ref *ref = malloc(R * C * sizeof *ref);
+    char err[600] = "";
+    int rc = run(model, &c, "y", ref, err, sizeof err, 0), bad = 0;
+    for (int r = 0; rc == 0 && r < R; r++) {
+        float m = -INFINITY, s = 0.0f;
+        for (int j = 0; j < C; j++)
+            m = fmaxf(m, h2f(x[r * C + j]));
+        for (int j = 0; j < C; j++)
+            s += expf(h2f(x[r * C + j]) - m);
+        for (int j = 0; j < C; j++) {
+            const double v = h2f(tp_f16_from_float(expf(h2f(x[r * C + j]) - m) / s));
+            bad += !(ref[r * C + j].allow_lo <= v && v <= ref[r * C + j].allow_hi);
+        }
+    }
+    tap_ok(rc == 0 && bad == 0, "softmax as max, sum, expression: the host's evaluation lies in every admitted set (%s; "
+           "%d not)", err, bad);
+    free(x), free(y), free(ref);
+}
+
+/* What the model refuses, in its own words. */
+static void test_refusals(void)
+{
+    rms_case k;
+    rms_make(&k, 2, 64, 1.0);
+    tp_ref ref[128];
+    static const struct {
+        const char *model, *output, *needle;
+    } cases[] = {
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"a\": {\"sum\": "
+         "\"x * b\", \"order\": \"any\"}, \"b\": {\"max\": \"x\", \"order\": \"any\"}}, \"expr\": {\"y\": \"x\", "
+         "\"rstd\": \"a\"}}",
+         "y", "model.reduce.a.sum uses reduction b, which is not declared before it"},
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"ss\": {\"sum\": "
+         "\"x * x\", \"order\": \"any\"}}, \"expr\": {\"y\": \"x\", \"rstd\": \"ss * x\"}}",
+         "rstd", "has one element per row but reads x"},
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"ss\": {\"sum\": "
+         "\"x * x\", \"order\": \"any\"}}, \"expr\": {\"y\": \"x * rsqrtf(ss)\", \"rstd\": \"ss\"}}",
+         "y", "uses rsqrtf, but model.ulp.rsqrtf has no bound for backend cuda"},
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"ss\": {\"sum\": "
+         "\"x * x\", \"order\": \"tree\"}}, \"expr\": {\"y\": \"x\", \"rstd\": \"ss\"}}",
+         "y", "must be { sum = \"term\", order = \"any\" }"},
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"ss\": {\"sum\": "
+         "\"x * z\", \"order\": \"any\"}}, \"expr\": {\"y\": \"x\", \"rstd\": \"ss\"}}",
+         "y", "unknown name 'z'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[600] = "";
+        const int rc = run(cases[i].model, &k.c, cases[i].output, ref, err, sizeof err, 0);
+        if (!tap_ok(rc != 0 && strstr(err, cases[i].needle), "refused: %s", cases[i].needle))
+            tap_diag("rc %d: %s", rc, err);
+    }
+    rms_free(&k);
+    /* an f32 row whose squares overflow binary32: refused before launch,
+     * naming the row, the column and the operation */
+    float xf[64], wf[64], rs[1];
+    uint16_t yh[64];
+    for (int j = 0; j < 64; j++)
+        xf[j] = 1.0f, wf[j] = 1.0f;
+    xf[9] = 3e19f;
+    tp_case c;
+    memset(&c, 0, sizeof c);
+    c.name = "overflow", c.backend = "cuda", c.ndims = 1, c.dim_names[0] = "cols", c.dims[0] = 64;
+    case_add_tensor(&c, "x", TP_F32, 2, 1, 64, xf, 0);
+    case_add_tensor(&c, "w", TP_F32, 1, 64, 0, wf, 0);
+    case_add_tensor(&c, "y", TP_F16, 2, 1, 64, yh, 1);
+    case_add_tensor(&c, "rstd", TP_F32, 1, 1, 0, rs, 1);
+    char err[600] = "";
+    int rc = run(RMS_MODEL, &c, NULL, NULL, err, sizeof err, 1);
+    tap_ok(rc != 0 && strstr(err, "row 0, column 9: a product may overflow binary32 at operation 3 of "
+                                   "model.reduce.ss"),
+           "a square that overflows binary32 is refused before launch (%s)", err);
+    /* a sum longer than the proven bound covers */
+    enum { LONG = 65537 };
+    uint16_t *xl = calloc(LONG, 2), *wl = calloc(LONG, 2), *yl = calloc(LONG, 2);
+    memset(&c, 0, sizeof c);
+    c.name = "long", c.backend = "cuda", c.ndims = 1, c.dim_names[0] = "cols", c.dims[0] = LONG;
+    case_add_tensor(&c, "x", TP_F16, 2, 1, LONG, xl, 0);
+    case_add_tensor(&c, "w", TP_F16, 1, LONG, 0, wl, 0);
+    case_add_tensor(&c, "y", TP_F16, 2, 1, LONG, yl, 1);
+    case_add_tensor(&c, "rstd", TP_F32, 1, 1, 0, rs, 1);
+    rc = run(RMS_MODEL, &c, NULL, NULL, err, sizeof err, 1);
+    tap_ok(rc != 0 && strstr(err, "a row sum outside the proven sum bound's range (at most 65536 terms"),
+           "a row of 65537 terms is refused: the proven sum bound covers 65536 (%s)", err);
+    free(xl), free(wl), free(yl);
+}
+
+int main(void)
+{
+    test_rmsnorm_sound();
+    test_max_sum();
+    test_refusals();
+    return tap_done();
+}
