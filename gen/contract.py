@@ -256,13 +256,14 @@ class Validator:
             self.err(path, what_prefix + r["what"], r["expected"])
         return r if answer else r.get("c")
 
-    def elementwise_model(self, model, tensors):
-        """op elementwise: one expression per output in [model.expr], in
-        the C grammar (oracles/generic/ew_prog.h), and a [model.ulp] entry
-        for every device function an expression uses."""
+    def elementwise_model(self, model, tensors, op="elementwise", extra=(), dims=()):
+        """ops elementwise and rowwise: one expression per output in
+        [model.expr], in the C grammar (oracles/generic/ew_prog.h), over the
+        inputs (and, for rowwise, the reduced values and the dims), and a
+        [model.ulp] entry for every device function an expression uses."""
         exprs = model.get("expr")
         if type(exprs) is not dict:
-            self.err(["model", "expr"] if "expr" in model else ["model"], "op elementwise needs [model.expr]",
+            self.err(["model", "expr"] if "expr" in model else ["model"], f"op {op} needs [model.expr]",
                      "[model.expr] with one `OUTPUT = \"expression\"` per output tensor")
         inputs = [t["name"] for t in tensors if t["role"] == "input"]
         outputs = [t["name"] for t in tensors if t["role"] != "input"]
@@ -273,23 +274,53 @@ class Validator:
         ulps = model.get("ulp", {})
         if type(ulps) is not dict:
             self.err(["model", "ulp"], f"model.ulp is {_tname(ulps)}", "a table: function = { cuda = K, hip = K }")
+        texts = []
         for out in outputs:
             if out not in exprs:
                 self.err(["model", "expr"], f"[model.expr] has no expression for output {out}",
-                         f"{out} = \"expression of {', '.join(inputs)}\"")
-            text = exprs[out]
+                         f"{out} = \"expression of {', '.join(inputs + list(extra) + list(dims))}\"")
+            texts.append((["model", "expr", out], f"model.expr.{out}", exprs[out], inputs + list(extra) + list(dims)))
+        for q, (name, red) in enumerate(model.get("reduce", {}).items()):
+            kind = next(k for k in ("sum", "max", "min") if k in red)
+            texts.insert(q, (["model", "reduce", name, kind], f"model.reduce.{name}", red[kind],
+                             inputs + list(extra[:q]) + list(dims)))
+        for path, where, text, names in texts:
             if type(text) is not str:
-                self.err(["model", "expr", out], f"model.expr.{out} is {_tname(text)}", "an expression string")
-            r = self.grammar(["model", "expr", out], "bad expression: ",
-                             {"kind": "ew_expr", "text": text, "inputs": inputs}, answer=True)
+                self.err(path, f"{where} is {_tname(text)}", "an expression string")
+            r = self.grammar(path, "bad expression: ", {"kind": "ew_expr", "text": text, "inputs": names}, answer=True)
             for fn in r.get("fns", []):
                 per = ulps.get(fn)
                 if type(per) is not dict or not per or not all(
                         type(v) is int and 0 <= v <= 64 for v in per.values()):
-                    self.err(["model", "ulp", fn] if fn in ulps else ["model", "expr", out],
-                             f"model.expr.{out} uses {fn} without a documented ulp bound",
+                    self.err(["model", "ulp", fn] if fn in ulps else path,
+                             f"{where} uses {fn} without a documented ulp bound",
                              f"[model.ulp] {fn} = {{ cuda = K }} (K in 0..64, the vendor's documented bound, per "
                              f"backend)")
+
+    def rowwise_model(self, model, tensors, dims):
+        """op rowwise: [model.reduce], each NAME = { sum = "term", order =
+        "any" } (or max, min), a term over the inputs, the reductions
+        declared before it and the dims; then [model.expr] as for
+        elementwise, over the inputs, every reduction and the dims."""
+        red = model.get("reduce")
+        if type(red) is not dict or not 1 <= len(red) <= 4:
+            self.err(["model", "reduce"] if "reduce" in model else ["model"],
+                     "op rowwise needs [model.reduce] with 1 to 4 reductions",
+                     "[model.reduce] NAME = { sum = \"term\", order = \"any\" } (or max, min)")
+        names = [t["name"] for t in tensors] + list(dims)
+        for name, r in red.items():
+            p = ["model", "reduce", name]
+            if name in names:
+                self.err(p, f"reduction {name} has the name of a tensor or dim",
+                         "a name of its own (it is read by that name in the expressions)")
+            kinds = [k for k in ("sum", "max", "min") if type(r) is dict and k in r]
+            if type(r) is not dict or len(kinds) != 1 or set(r) != {kinds[0], "order"}:
+                self.err(p, f"model.reduce.{name} is {json.dumps(r) if type(r) is dict else _tname(r)}",
+                         "{ sum = \"term\", order = \"any\" } (or max or min in place of sum), nothing else")
+            if r["order"] != "any":
+                self.err(p + ["order"], f"order = {json.dumps(r['order'])}",
+                         "\"any\" (a declared order is not modelled yet)")
+        self.elementwise_model(model, tensors, "rowwise", list(red), dims)
 
     def expr(self, text, path, dims, boolean=False):
         """An expression's C rendering, as the plan carries it."""
@@ -484,6 +515,8 @@ class Validator:
                          "one of " + " ".join(json.dumps(x) for x in k["values"]) + f" (op {op})")
         if op == "elementwise":
             self.elementwise_model(model, tensors)
+        if op == "rowwise":
+            self.rowwise_model(model, tensors, dims)
         # a HIP device-math figure ([model.<fn>_ulp.hip]): checked here so
         # that a malformed one is FILE:LINE (the op checks it again)
         for key, v in model.items():

@@ -142,6 +142,15 @@ def swiglu_fwd(a16, b16):
     return (a / (f32(1) + e) * b).astype(f16)
 
 
+def rmsnorm_fwd(x16, w16, eps=f32(1e-6)):
+    """y = x * rstd * w in fp32, rstd = rsqrtf(sum(x^2) / cols + eps) with
+    the root rounded once to fp32 (within the contract's 2-ulp rsqrtf)."""
+    x = x16.astype(f32)
+    ss = (x * x).sum(axis=1, dtype=f32, keepdims=True)
+    rs = rn32(1.0 / np.sqrt((ss / f32(x.shape[1]) + eps).astype(np.float64)))
+    return ((x * rs) * w16.astype(f32)).astype(f16), rs[:, 0].copy()
+
+
 def contracts():
     """name -> (tensors in order, args of the valid check, expected status, output for the bad variants)"""
     out = {}
@@ -237,6 +246,13 @@ def contracts():
         {"x": xl, "dy": dy, "mean": mu, "rstd": rs, "dgamma": dgamma, "dbeta": dbeta},
         ["--input", "x=x.npy", "--input", "dy=dy.npy", "--input", "mean=mean.npy", "--input", "rstd=rstd.npy",
          "--output", "dgamma=dgamma.npy", "--output", "dbeta=dbeta.npy"], 0, "dgamma")
+    # last: draws after every older fixture's, which keep their values
+    xr, wr = normal((16, 96), 2.0), normal((96,), 0.25, 1.0)
+    yr, rsr = rmsnorm_fwd(xr, wr)
+    out["rmsnorm_fwd"] = ({"x": xr, "w": wr, "y": yr, "rstd": rsr},
+                          ["--input", "x=x.npy", "--input", "w=w.npy", "--output", "y=y.npy", "--output",
+                           "rstd=rstd.npy"], 0, "y")
+
     return out
 
 

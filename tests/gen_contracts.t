@@ -305,6 +305,15 @@ ewbad "an unknown function in an expression" '^y = ' 's/expf(-a)/exp(-a)/' "unkn
 ewbad "a device function without a declared ulp bound" '^expf = ' 's/^expf = { cuda = 2 }/expf = { cuda = "2" }/' "uses expf without a documented ulp bound"
 ewbad "an expression for a tensor that is not an output" '^y = ' 's/^y = /z = /' "model.expr.z names no output tensor"
 
+# op rowwise's [model.reduce] (rmsnorm_fwd): FILE:LINE, what was expected
+rwbad() { shipbad rmsnorm_fwd "$@"; }
+rwbad "a reduction in a declared order" '^ss = ' 's/order = "any"/order = "sequential"/' "order = \"sequential\""
+rwbad "a reduction of two kinds" '^ss = ' 's/{ sum = "x \* x"/{ sum = "x * x", max = "x"/' "\"sum\": \"x \* x\", \"max\": \"x\""
+rwbad "a reduction named as a tensor" '^ss = ' 's/^ss = /w = /' "reduction w has the name of a tensor or dim"
+rwbad "a term naming a later reduction" '^ss = ' 's/^ss = { sum = "x \* x", order = "any" }/ss = { sum = "x * m", order = "any" }\nm = { max = "x", order = "any" }/' "unknown name 'm'"
+rwbad "an expression naming no reduction or input" '^y = ' 's/ss \/ cols/sq \/ cols/' "unknown name 'sq'"
+rwbad "no [model.reduce]" '^\[model\]' '/^\[model.reduce\]/,/^ss = /d' "op rowwise needs \[model.reduce\]"
+
 # a case's watchdog goes into the plan for that case only
 mkdir -p "$tmp/to"
 base | sed -e '48s/.*/timeout_s = 2.5/' >"$tmp/to/gemm_fwd.toml"
