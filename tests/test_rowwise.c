@@ -255,6 +255,99 @@ static void test_max_sum(void)
     free(x), free(y), free(ref);
 }
 
+/* RMSNorm's backward as op rowwise: grad_input with the per-row rstd
+ * ([rows, 1]) and grad_weight along columns, against binary32 evaluations
+ * in several orders, fused or not; grad_weight's exact sums against MPFR. */
+static void test_backward(void)
+{
+    enum { R = 96, C = 160 };
+    static const char *const in_model =
+        "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\","
+        " \"reduce\": {\"dot\": {\"sum\": \"w * dy * (x * rstd)\", \"order\": \"any\"}},"
+        " \"expr\": {\"dx\": \"rstd * (w * dy - x * rstd * (dot / cols))\"}}";
+    static const char *const w_model =
+        "{\"along\": \"column\", \"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": "
+        "\"nearest\", \"reduce\": {\"s\": {\"sum\": \"x * rstd * dy\", \"order\": \"any\"}}, \"expr\": "
+        "{\"dw\": \"s\"}}";
+    uint16_t *x = malloc(R * C * 2), *dy = malloc(R * C * 2), *w = malloc(C * 2), *dx = calloc(R * C, 2);
+    float rstd[R], dw[C];
+    for (int i = 0; i < R * C; i++)
+        x[i] = f16_normal(2.0), dy[i] = f16_normal(1.0);
+    for (int j = 0; j < C; j++)
+        w[j] = tp_f16_from_float(1.0f + 0.25f * h2f(f16_normal(1.0)));
+    for (int r = 0; r < R; r++)
+        rstd[r] = (float)(0.25 + uniform01());
+    tp_case c;
+    memset(&c, 0, sizeof c);
+    c.name = "bwd", c.backend = "cuda", c.ndims = 2;
+    c.dim_names[0] = "rows", c.dims[0] = R, c.dim_names[1] = "cols", c.dims[1] = C;
+    case_add_tensor(&c, "x", TP_F16, 2, R, C, x, 0);
+    case_add_tensor(&c, "w", TP_F16, 1, C, 0, w, 0);
+    case_add_tensor(&c, "dy", TP_F16, 2, R, C, dy, 0);
+    case_add_tensor(&c, "rstd", TP_F32, 2, R, 1, rstd, 0);
+    case_add_tensor(&c, "dx", TP_F16, 2, R, C, dx, 1);
+    case_add_tensor(&c, "dw", TP_F32, 1, C, 0, dw, 1);
+    tp_ref *rx = malloc(R * C * sizeof *rx), *rw = malloc(C * sizeof *rw);
+    char err[600] = "";
+    int rc = run(in_model, &c, "dx", rx, err, sizeof err, 0) || run(w_model, &c, "dw", rw, err, sizeof err, 0);
+    tap_ok(rc == 0, "RMSNorm backward (op rowwise): references of dx (rstd per row) and dw (along columns) (%s)", err);
+    int bad = 0, tried = 0;
+    for (int r = 0; rc == 0 && r < R; r++)
+        for (int order = 0; order < 3; order++) {
+            float dot = 0.0f;
+            for (int k = 0; k < C; k++) {
+                const int j = order == 1 ? C - 1 - k : k;
+                const float g = h2f(w[j]) * h2f(dy[r * C + j]), xh = h2f(x[r * C + j]) * rstd[r];
+                dot = order == 2 ? dot + g * xh : fmaf(g, xh, dot);
+            }
+            const float cc = dot / (float)C;
+            for (int j = 0; j < C; j++) {
+                const float g = h2f(w[j]) * h2f(dy[r * C + j]), xh = h2f(x[r * C + j]) * rstd[r];
+                const float inner = order == 2 ? g - xh * cc : fmaf(-xh, cc, g);
+                const double v = h2f(tp_f16_from_float(rstd[r] * inner));
+                tried++;
+                bad += !(rx[r * C + j].allow_lo <= v && v <= rx[r * C + j].allow_hi);
+            }
+        }
+    for (int j = 0; rc == 0 && j < C; j++)
+        for (int order = 0; order < 3; order++) {
+            float acc = 0.0f;
+            for (int k = 0; k < R; k++) {
+                const int r = order == 1 ? R - 1 - k : k;
+                const float xh = h2f(x[r * C + j]) * rstd[r];
+                acc = order == 2 ? acc + xh * h2f(dy[r * C + j]) : fmaf(xh, h2f(dy[r * C + j]), acc);
+            }
+            tried++;
+            bad += !(rw[j].allow_lo <= acc && acc <= rw[j].allow_hi);
+        }
+    tap_ok(rc == 0 && bad == 0, "every binary32 evaluation (3 orders, fused or not) lies in the admitted sets of dx and "
+           "dw (%d evaluations, %d outside)", tried, bad);
+    int out = 0;
+    mpfr_t s, t;
+    mpfr_inits2(1024, s, t, (mpfr_ptr)0);
+    for (int j = 0; rc == 0 && j < C; j++) {
+        mpfr_set_ui(s, 0, MPFR_RNDN);
+        for (int r = 0; r < R; r++) {
+            mpfr_set_flt(t, h2f(x[r * C + j]), MPFR_RNDN);
+            mpfr_mul_d(t, t, rstd[r], MPFR_RNDN);
+            mpfr_mul_d(t, t, h2f(dy[r * C + j]), MPFR_RNDN);
+            mpfr_add(s, s, t, MPFR_RNDN);
+        }
+        const double e = mpfr_get_d(s, MPFR_RNDN);
+        out += !(rw[j].exact_lo <= e && e <= rw[j].exact_hi && rw[j].exact == e);
+    }
+    mpfr_clears(s, t, (mpfr_ptr)0);
+    tap_ok(rc == 0 && out == 0, "the exact column sums of dw agree with MPFR at 1024 bits (%d differ)", out);
+    static const char *const per_col_x =
+        "{\"along\": \"column\", \"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": "
+        "\"nearest\", \"reduce\": {\"s\": {\"sum\": \"x\", \"order\": \"any\"}}, \"expr\": {\"dw\": \"s * "
+        "rstd\"}}";
+    rc = run(per_col_x, &c, "dw", rw, err, sizeof err, 0);
+    tap_ok(rc != 0 && strstr(err, "has one element per column but reads rstd, which varies along it"),
+           "along columns, a per-column output may not read a per-row input (%s)", err);
+    free(x), free(dy), free(w), free(dx), free(rx), free(rw);
+}
+
 /* What the model refuses, in its own words. */
 static void test_refusals(void)
 {
@@ -326,6 +419,7 @@ int main(void)
 {
     test_rmsnorm_sound();
     test_max_sum();
+    test_backward();
     test_refusals();
     return tap_done();
 }

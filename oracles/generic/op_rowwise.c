@@ -20,7 +20,10 @@
 
 #include <stdlib.h>
 
+static const char *const m_along[] = {"row", "column", NULL};
+
 static const tp_model_key model_keys[] = {
+    {"along", m_along, NULL},
     {"arithmetic", ew_arith_values, NULL},
     {"fma", ew_fma_values, NULL},
     {"output_rounding", ew_outr_values, NULL},
@@ -52,7 +55,6 @@ static int all_rows(const rw_setup *s, tp_ref *ref, char *err, size_t errlen)
     int64_t bad = -1;
     rw_fail bf = {0};
     int nomem = 0;
-    const int64_t per = s->per_row ? 1 : s->cols;
 #pragma omp parallel
     {
         rw_ws *w = malloc(sizeof *w);
@@ -63,9 +65,9 @@ static int all_rows(const rw_setup *s, tp_ref *ref, char *err, size_t errlen)
             w = NULL;
         }
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t r = 0; r < s->rows; r++) {
+        for (int64_t r = 0; r < s->lines; r++) {
             rw_fail f;
-            if (!w || rw_row(s, w, r, ref ? ref + r * per : NULL, &f) == 0)
+            if (!w || rw_row(s, w, r, ref, &f) == 0)
                 continue;
 #pragma omp critical(rw_bad)
             if (bad < 0 || r < bad)
@@ -84,12 +86,12 @@ static int all_rows(const rw_setup *s, tp_ref *ref, char *err, size_t errlen)
         return 0;
     char at[64] = "";
     if (bf.col >= 0)
-        snprintf(at, sizeof at, ", column %lld", (long long)bf.col);
+        snprintf(at, sizeof at, ", %s %lld", s->by_column ? "row" : "column", (long long)bf.col);
     const int red = strcmp(bf.where, s->O->name) != 0;
     snprintf(err, errlen,
-             "rowwise: %s, row %lld%s: %s at operation %d of model.%s.%s: the binary32 model covers finite values "
+             "rowwise: %s, %s %lld%s: %s at operation %d of model.%s.%s: the binary32 model covers finite values "
              "within each function's domain and row sums the proven bound covers; expected inputs for which it does",
-             s->O->name, (long long)bad, at, bf.why, bf.node + 1, red ? "reduce" : "expr", bf.where);
+             s->O->name, s->by_column ? "column" : "row", (long long)bad, at, bf.why, bf.node + 1, red ? "reduce" : "expr", bf.where);
     return -1;
 }
 
@@ -155,13 +157,21 @@ static const tp_statement rw_unproven_st = {
     "rowwise.nonclaim.unproven_evaluator", TP_NON_CLAIM,
     "the model reader, the row loop and the node-by-node evaluator that call the proven primitives are tested, not "
     "proven"};
-static const tp_statement *const rw_statements[] = {&rw_exact_st,  &rw_sum_st,    &rw_bound_st,   &rw_dependence_st,
-                                                    &rw_order_st, &rw_finite_st, &rw_unproven_st, NULL};
+static const tp_statement rw_column_st = {
+    "rowwise.along_column", TP_EVIDENCE,
+    "model.along = \"column\": every reduction runs down a column of the 2-D input (one sum per column, over the "
+    "rows), so a \"row\" in the statements above is a column here"};
+static const tp_statement *const rw_statements[] = {&rw_exact_st,    &rw_sum_st,    &rw_bound_st,
+                                                    &rw_dependence_st, &rw_order_st,  &rw_finite_st,
+                                                    &rw_unproven_st, &rw_column_st, NULL};
+static const tp_statement *const rw_row_statements[] = {&rw_exact_st,  &rw_sum_st,    &rw_bound_st,   &rw_dependence_st,
+                                                        &rw_order_st, &rw_finite_st, &rw_unproven_st, NULL};
 
 static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
-    tp_say_all(out, rw_statements);
+    (void)c;
+    const char *along = tp_value_string(tp_value_get(model, "along"));
+    tp_say_all(out, along && strcmp(along, "column") == 0 ? rw_statements : rw_row_statements);
 }
 
 const tp_op tp_op_rowwise = {

@@ -8,10 +8,21 @@
 
 static const char *const kind_names[] = {"sum", "max", "min"};
 
+int rw_line_constant(const rw_setup *s, int k)
+{
+    return s->where[k] == RW_AT_SCALAR || s->where[k] == (s->by_column ? RW_AT_COLUMN : RW_AT_ROW);
+}
+
 int rw_check_model(const tp_value *model, char *err, size_t errlen)
 {
     if (ew_check_shared_keys(model, err, errlen) != 0)
         return -1;
+    const char *along = tp_value_string(tp_value_get(model, "along"));
+    if (tp_value_get(model, "along") && !(along && (strcmp(along, "row") == 0 || strcmp(along, "column") == 0))) {
+        snprintf(err, errlen, "model.along must be \"row\" (the default: reduce along each row's last axis) or "
+                 "\"column\" (along each column of a 2-D input)");
+        return -1;
+    }
     const tp_value *red = tp_value_get(model, "reduce");
     if (!tp_value_is_table(red) || red->n < 1 || red->n > RW_MAX_REDUCE) {
         snprintf(err, errlen,
@@ -66,9 +77,10 @@ static int check_uses(const rw_setup *s, const ew_prog *p, const char *where, co
                      (double)s->dim[x - s->nin - s->nred]);
             return -1;
         }
-        if (per_row && x < s->nin && s->where[x] != RW_AT_SCALAR) {
-            snprintf(err, errlen, "rowwise: %s has one element per row but reads %s, which varies along the row; "
-                     "expected only reductions, dims and one-element inputs", where, names[x]);
+        if (per_row && x < s->nin && !rw_line_constant(s, x)) {
+            snprintf(err, errlen, "rowwise: %s has one element per %s but reads %s, which varies along it; "
+                     "expected only reductions, dims and inputs that do not", where, s->by_column ? "column" : "row",
+                     names[x]);
             return -1;
         }
     }
@@ -96,7 +108,7 @@ static void row_invariant(const rw_setup *s, const ew_prog *p, unsigned char *in
     for (int i = 0; i < p->n; i++) {
         const ew_node *nd = &p->node[i];
         if (nd->kind == EW_INPUT)
-            inv[i] = nd->input >= s->nin || s->where[nd->input] == RW_AT_SCALAR;
+            inv[i] = nd->input >= s->nin || rw_line_constant(s, nd->input);
         else
             inv[i] = (nd->a < 0 || inv[nd->a]) && (nd->b < 0 || inv[nd->b]) && (nd->c < 0 || inv[nd->c]);
     }
@@ -184,10 +196,10 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
         snprintf(err, errlen, "rowwise: output %s must be a floating-point tensor", output);
         return -1;
     }
-    /* the rows' shape: the first input of rank >= 2 */
+    /* the rows' shape: the largest input of rank >= 2 (the first of them) */
     const tp_tensor *R = NULL;
-    for (int t = 0; t < c->ntensors && !R; t++)
-        if (!c->tensors[t].initial && c->tensors[t].rank >= 2)
+    for (int t = 0; t < c->ntensors; t++)
+        if (!c->tensors[t].initial && c->tensors[t].rank >= 2 && (!R || c->tensors[t].numel > R->numel))
             R = &c->tensors[t];
     if (!R || R->shape[R->rank - 1] < 1) {
         snprintf(err, errlen, "rowwise: no input of rank >= 2 with a nonempty last axis; expected the rows as an "
@@ -196,6 +208,10 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
     }
     s->cols = R->shape[R->rank - 1];
     s->rows = R->numel / s->cols;
+    const char *along = tp_value_string(tp_value_get(model, "along"));
+    s->by_column = along && strcmp(along, "column") == 0;
+    s->lines = s->by_column ? s->cols : s->rows;
+    s->len = s->by_column ? s->rows : s->cols;
     const char *names[EW_MAX_INPUTS];
     for (int t = 0; t < c->ntensors; t++) {
         const tp_tensor *T = &c->tensors[t];
@@ -213,9 +229,13 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
             w = RW_AT_COLUMN;
         else if (T->numel == 1)
             w = RW_AT_SCALAR;
+        else if (T->rank == R->rank && T->shape[T->rank - 1] == 1 && T->numel == s->rows)
+            w = RW_AT_ROW;
         else {
-            snprintf(err, errlen, "rowwise: input %s has %lld elements; expected the shape of %s, a vector of %lld "
-                     "(one per column) or one element", T->name, (long long)T->numel, R->name, (long long)s->cols);
+            snprintf(err, errlen,
+                     "rowwise: input %s has %lld elements; expected the shape of %s, a vector of %lld (one per "
+                     "column), the shape of %s with a last extent of 1 (one per row) or one element",
+                     T->name, (long long)T->numel, R->name, (long long)s->cols, R->name);
             return -1;
         }
         names[s->nin] = T->name;
@@ -247,10 +267,11 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
             return -1;
     }
     const int64_t on = s->O->numel;
-    s->per_row = on == s->rows && s->cols > 1;
+    s->per_row = on == s->lines && s->len > 1;
     if (on != s->rows * s->cols && !s->per_row) {
         snprintf(err, errlen, "rowwise: output %s has %lld elements; expected %lld (one per element of %s) or %lld "
-                 "(one per row)", output, (long long)on, (long long)(s->rows * s->cols), R->name, (long long)s->rows);
+                 "(one per %s)", output, (long long)on, (long long)(s->rows * s->cols), R->name, (long long)s->lines,
+                 s->by_column ? "column" : "row");
         return -1;
     }
     snprintf(where, sizeof where, "model.expr.%s", output);

@@ -15,8 +15,12 @@
  *                        only the reductions declared before it;
  *   the contract's dims  as binary32 values (exact below 2^24), as a
  *                        kernel writes `ss / (float)cols`.
- * An output with one element per row (shape [rows] or [rows, 1]) may use
- * only reductions, scalars and dims. */
+ * An input of the rows' shape with a last extent of 1 ([rows, 1]) is read
+ * once per row. With along = "column" the reductions run down each column
+ * of a 2-D input instead (a parameter gradient's sum over tokens), and
+ * per-column inputs are the ones read once per line. An output with one
+ * element per line (rows, or columns) may use only reductions, dims and
+ * inputs read once per line. */
 #ifndef TP_RW_MODEL_H
 #define TP_RW_MODEL_H
 #include "core/tp_format.h"
@@ -30,7 +34,7 @@
 #define RW_MAX_REDUCE 4
 
 typedef enum { RW_SUM, RW_MAX, RW_MIN } rw_kind;
-typedef enum { RW_AT_ELEMENT, RW_AT_COLUMN, RW_AT_SCALAR } rw_where;
+typedef enum { RW_AT_ELEMENT, RW_AT_COLUMN, RW_AT_ROW, RW_AT_SCALAR } rw_where;
 
 typedef struct {
     const char *name;
@@ -62,11 +66,17 @@ typedef struct {
     int ndims;                        /* dims: slots nin+nred .. */
     float dim[TP_MAX_DIMS];
     int nslots;                       /* with the row-invariant slots of out */
-    int64_t rows, cols;
+    int64_t rows, cols;               /* of the largest input of rank >= 2, all but its last axis as rows */
+    int by_column;                    /* along = "column": the lines are the columns */
+    int64_t lines, len;               /* lines reduced, and terms in each */
     const tp_tensor *O;               /* the output */
-    int per_row;                      /* O has one element per row */
+    int per_row;                      /* O has one element per line */
     rw_out out;
 } rw_setup;
+
+/* Whether input k is read once per line (a scalar, or per row along rows,
+ * per column along columns). */
+int rw_line_constant(const rw_setup *s, int k);
 
 /* [model] alone: the keys and their forms. 0, or -1 with a message. */
 int rw_check_model(const tp_value *model, char *err, size_t errlen);

@@ -19,16 +19,16 @@ int rw_ws_init(rw_ws *w, const rw_setup *s)
         mpfi_init2(w->slot[k], EW_EXACT_PREC);
     mpfi_init2(w->acc, EW_EXACT_PREC);
     mpfr_init2(w->sum, 53);
-    w->cols = s->cols;
-    w->ends = malloc(sizeof(mpfr_t) * 3 * (size_t)s->cols);
-    w->ptrs = malloc(sizeof(mpfr_ptr) * 3 * (size_t)s->cols);
+    w->cols = s->len;
+    w->ends = malloc(sizeof(mpfr_t) * 3 * (size_t)s->len);
+    w->ptrs = malloc(sizeof(mpfr_ptr) * 3 * (size_t)s->len);
     if (!w->ends || !w->ptrs) {
         free(w->ends), free(w->ptrs);
         w->ends = NULL, w->ptrs = NULL, w->cols = 0;
         rw_ws_clear(w);
         return -1;
     }
-    for (int64_t j = 0; j < 3 * s->cols; j++) {
+    for (int64_t j = 0; j < 3 * s->len; j++) {
         mpfr_init2(w->ends[j], 53); /* a double: exact */
         w->ptrs[j] = w->ends[j];
     }
@@ -51,12 +51,20 @@ void rw_ws_clear(rw_ws *w)
     w->ends = NULL, w->ptrs = NULL, w->cols = 0;
 }
 
-/* Inputs of element (r, j) into the point box and the float array; the
+/* The flat index of term j of line r. */
+static int64_t element(const rw_setup *s, int64_t r, int64_t j)
+{
+    return s->by_column ? j * s->cols + r : r * s->cols + j;
+}
+
+/* Inputs of term j of line r into the point box and the float array; the
  * other slots are left as they are. */
 static void load(const rw_setup *s, int64_t r, int64_t j, tp_ival32 *box, float *x)
 {
+    const int64_t row = s->by_column ? j : r, col = s->by_column ? r : j;
     for (int k = 0; k < s->nin; k++) {
-        const int64_t at = s->where[k] == RW_AT_ELEMENT ? r * s->cols + j : s->where[k] == RW_AT_COLUMN ? j : 0;
+        const rw_where w = s->where[k];
+        const int64_t at = w == RW_AT_ELEMENT ? element(s, r, j) : w == RW_AT_COLUMN ? col : w == RW_AT_ROW ? row : 0;
         x[k] = (float)tp_format_load(s->fmt[k], s->in[k]->data, at);
         box[k].lo = box[k].hi = x[k];
     }
@@ -102,7 +110,7 @@ static int term_hull(const rw_setup *s, const rw_reduce *rd, const tp_ival32 *bo
 static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box, float *x, int exact, rw_fail *f)
 {
     const rw_reduce *rd = &s->red[q];
-    const int64_t n = s->cols;
+    const int64_t n = s->len;
     float mlo = 0.0f, mhi = 0.0f;
     if (exact)
         mpfi_set_ui(w->acc, 0);
@@ -203,7 +211,7 @@ int rw_row(const rw_setup *s, rw_ws *w, int64_t r, tp_ref *ref, rw_fail *f)
         w->ex.box[o->slot[k]] = w->slot[k];
     }
     const tp_format *fo = tp_format_of(s->O->dtype);
-    const int64_t n = s->per_row ? 1 : s->cols;
+    const int64_t n = s->per_row ? 1 : s->len;
     for (int64_t i = 0; i < n; i++) {
         if (!s->per_row)
             load(s, r, i, box, x);
@@ -219,7 +227,7 @@ int rw_row(const rw_setup *s, rw_ws *w, int64_t r, tp_ref *ref, rw_fail *f)
         if (ew_exact_nodes(&w->ex, &o->prog, x, o->prog.n - 1, o->keep, NULL, NULL) != 0)
             return fail(f, s->per_row ? -1 : i, where, o->prog.n - 1,
                         "the real expression is undefined or unbounded here");
-        tp_ref *e = &ref[i];
+        tp_ref *e = &ref[s->per_row ? r : element(s, r, i)];
         exact_fields(w->ex.v[o->prog.n - 1], w->ex.t, e);
         double lo = v.lo, hi = v.hi;
         tp_bound_shrink(e->exact, &lo, &hi); /* test-only; a no-op at its default scale 1 */

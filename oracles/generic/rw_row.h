@@ -33,7 +33,7 @@
 typedef struct {
     ew_exact_ws ex;
     mpfi_t red[RW_MAX_REDUCE], slot[EW_MAX_NODES / 2], acc;
-    int64_t cols;
+    int64_t cols;   /* terms a line: the length of ends' thirds */
     mpfr_t *ends;   /* 3 cols: the terms' lower ends, upper ends, magnitudes */
     mpfr_ptr *ptrs; /* the same, for mpfr_sum */
     mpfr_t sum;
@@ -52,8 +52,8 @@ typedef struct {
     const char *why;
 } rw_fail;
 
-/* Row r: with ref, its output elements' references into ref (ref[0] is
- * the row's first element, or its one element), exact values included;
+/* Line r (a row, or a column with along = "column"): with ref, its output
+ * elements' references into ref (the whole output's array), exact values included;
  * without, only what the admitted values need (check_case's pass). 0, or
  * -1 with *f set: the model cannot bound the row (an overflow, a function
  * outside its domain, a sum outside the proven bound's range) or, with
