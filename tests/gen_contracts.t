@@ -312,6 +312,7 @@ rwbad "a reduction of two kinds" '^ss = ' 's/{ sum = "x \* x"/{ sum = "x * x", m
 rwbad "a reduction named as a tensor" '^ss = ' 's/^ss = /w = /' "reduction w has the name of a tensor or dim"
 rwbad "a term naming a later reduction" '^ss = ' 's/^ss = { sum = "x \* x", order = "any" }/ss = { sum = "x * m", order = "any" }\nm = { max = "x", order = "any" }/' "unknown name 'm'"
 rwbad "an expression naming no reduction or input" '^y = ' 's/ss \/ cols/sq \/ cols/' "unknown name 'sq'"
+shipbad rmsnorm_bwd_weight "a reduction axis other than row or column" '^along = ' 's/^along = "column"/along = "diagonal"/' 'model.along is "diagonal"'
 rwbad "no [model.reduce]" '^\[model\]' '/^\[model.reduce\]/,/^ss = /d' "op rowwise needs \[model.reduce\]"
 
 # a case's watchdog goes into the plan for that case only

@@ -463,6 +463,48 @@ static void rmsnorm_fwd(tp_case *c, const char *mutant)
     }
 }
 
+/* RMSNorm backward, grad_input (op rowwise, contracts/rmsnorm_bwd_input.toml):
+ * the row dot in order with fmaf. Mutant no_dot: the dot term left out. */
+static void rmsnorm_bwd_input(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    const uint16_t *x = X->data, *w = tp_case_tensor(c, "w")->data, *dy = tp_case_tensor(c, "dy")->data;
+    const float *rstd = tp_case_tensor(c, "rstd")->data;
+    uint16_t *dx = tp_case_tensor(c, "dx")->data;
+    const int64_t cols = X->shape[1], rows = X->numel / cols;
+    const int no_dot = strcmp(mutant, "no_dot") == 0;
+    for (int64_t r = 0; r < rows; r++) {
+        const float rs = rstd[r];
+        float dot = 0.0f;
+        for (int64_t j = 0; j < cols; j++)
+            dot = fmaf(h2f(w[j]) * h2f(dy[r * cols + j]), h2f(x[r * cols + j]) * rs, dot);
+        const float cc = no_dot ? 0.0f : dot / (float)cols;
+        for (int64_t j = 0; j < cols; j++) {
+            const float g = h2f(w[j]) * h2f(dy[r * cols + j]), xh = h2f(x[r * cols + j]) * rs;
+            dx[r * cols + j] = tp_f16_from_float(rs * fmaf(-xh, cc, g));
+        }
+    }
+}
+
+/* RMSNorm backward, grad_weight (op rowwise along columns,
+ * contracts/rmsnorm_bwd_weight.toml): each column summed from the last
+ * row up. Mutant skip_last_row: the last row left out. */
+static void rmsnorm_bwd_weight(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    const uint16_t *x = X->data, *dy = tp_case_tensor(c, "dy")->data;
+    const float *rstd = tp_case_tensor(c, "rstd")->data;
+    float *dw = tp_case_tensor(c, "dw")->data;
+    const int64_t cols = X->shape[1], rows = X->numel / cols;
+    const int64_t last = strcmp(mutant, "skip_last_row") == 0 ? rows - 2 : rows - 1;
+    for (int64_t j = 0; j < cols; j++) {
+        float acc = 0.0f;
+        for (int64_t r = last; r >= 0; r--)
+            acc += (h2f(x[r * cols + j]) * rstd[r]) * h2f(dy[r * cols + j]);
+        dw[j] = acc;
+    }
+}
+
 /* Embedding forward: a row is copied only for an index in [0, V). Mutant
  * clamp_index: indices are clamped into [0, V) instead of skipped. */
 static void embedding_fwd(tp_case *c, const char *mutant)
@@ -552,6 +594,8 @@ static const struct {
     {"elementwise", "swiglu_fwd", swiglu_fwd},
     {"elementwise", "swiglu_bwd", swiglu_bwd},
     {"rowwise", "rmsnorm_fwd", rmsnorm_fwd},
+    {"rowwise", "rmsnorm_bwd_input", rmsnorm_bwd_input},
+    {"rowwise", "rmsnorm_bwd_weight", rmsnorm_bwd_weight},
 };
 #define NEMU (sizeof emulations / sizeof emulations[0])
 

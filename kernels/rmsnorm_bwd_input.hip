@@ -1,0 +1,70 @@
+/* RMSNorm backward, grad_input (issue 11; docs/kernels.md#rmsnorm-backward):
+ * per row r of x[rows, cols], with the forward's rstd[r],
+ *   g_j = w_j * dy_j,  xh_j = x_j * rstd,  dot = sum_j g_j * xh_j,
+ *   dx_j = rstd * (g_j - xh_j * dot / cols).
+ *
+ * Launch: as RMSNorm forward: one block per row, blockDim.x = next power of
+ * two of cols/8, clamped to 32..1024.
+ *
+ * Precision path (what contracts/rmsnorm_bwd_input.toml models, op
+ * rowwise): x, w, dy widened exactly, rstd read as fp32; g and xh each one
+ * rounding; g * xh summed in fp32 (each product rounded or fused into the
+ * running sum), per thread then by the shuffle trees; c = dot / cols; dx =
+ * RN16(rstd * (g - xh * c)), the inner multiply-subtract possibly fused. */
+#include "tp_hip.h"
+
+#define RMS_MAX_WARPS 32 /* 1024 threads / the narrowest warp (32) */
+
+/* Sum of v over the block, returned to every thread; sh holds one float
+ * per warp. Lanes of a partial wavefront are never read. */
+__device__ static float rms_block_sum(float v, float *sh)
+{
+    const int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
+    const int nwarps = (blockDim.x + warpSize - 1) / warpSize;
+    const int here = min(warpSize, (int)blockDim.x - warp * warpSize); /* lanes of this warp */
+    for (int d = warpSize / 2; d > 0; d /= 2) {
+        const float o = __shfl_down(v, d);
+        if (lane + d < here)
+            v += o;
+    }
+    if (lane == 0)
+        sh[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < nwarps ? sh[lane] : 0.0f;
+        for (int d = warpSize / 2; d > 0; d /= 2) {
+            const float o = __shfl_down(v, d);
+            if (lane + d < min(nwarps, here))
+                v += o;
+        }
+        if (lane == 0)
+            sh[0] = v;
+    }
+    __syncthreads();
+    return sh[0];
+}
+
+__global__ void rmsnorm_bwd_input(const __half *x, const __half *w, const __half *dy, const float *rstd, __half *dx,
+                                  int rows, int cols)
+{
+    __shared__ float sh[RMS_MAX_WARPS];
+    const int r = blockIdx.x;
+    if (r >= rows)
+        return;
+    const size_t o = (size_t)r * cols;
+    const float rs = rstd[r];
+
+    float dot = 0.0f;
+    for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+        const float g = __half2float(w[j]) * __half2float(dy[o + j]);
+        const float xh = __half2float(x[o + j]) * rs;
+        dot += g * xh;
+    }
+    const float c = rms_block_sum(dot, sh) / (float)cols;
+
+    for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+        const float g = __half2float(w[j]) * __half2float(dy[o + j]);
+        const float xh = __half2float(x[o + j]) * rs;
+        dx[o + j] = __float2half(rs * (g - xh * c));
+    }
+}

@@ -1,0 +1,68 @@
+/* variant: rmsnorm_bwd_input_reversed
+ * contract: rmsnorm_bwd_input
+ * expect: correct
+ * entry: rmsnorm_bwd_input_reversed
+ * cases: normal_256x4096 llama70b_16x8192 ragged_33x1000 cancel_64x1024 special_64x64
+ * what: each thread walks its columns last to first, both passes
+ */
+/* The base kernel with each thread's columns visited from the last one
+ * down: another order of the row dot, which the contract admits in any
+ * order. */
+#include "tp_hip.h"
+
+#define RMS_MAX_WARPS 32 /* 1024 threads / the narrowest warp (32) */
+
+/* Sum of v over the block, returned to every thread; sh holds one float
+ * per warp. Lanes of a partial wavefront are never read. */
+__device__ static float rms_block_sum(float v, float *sh)
+{
+    const int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
+    const int nwarps = (blockDim.x + warpSize - 1) / warpSize;
+    const int here = min(warpSize, (int)blockDim.x - warp * warpSize); /* lanes of this warp */
+    for (int d = warpSize / 2; d > 0; d /= 2) {
+        const float o = __shfl_down(v, d);
+        if (lane + d < here)
+            v += o;
+    }
+    if (lane == 0)
+        sh[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < nwarps ? sh[lane] : 0.0f;
+        for (int d = warpSize / 2; d > 0; d /= 2) {
+            const float o = __shfl_down(v, d);
+            if (lane + d < min(nwarps, here))
+                v += o;
+        }
+        if (lane == 0)
+            sh[0] = v;
+    }
+    __syncthreads();
+    return sh[0];
+}
+
+__global__ void rmsnorm_bwd_input_reversed(const __half *x, const __half *w, const __half *dy, const float *rstd, __half *dx,
+                                  int rows, int cols)
+{
+    __shared__ float sh[RMS_MAX_WARPS];
+    const int r = blockIdx.x;
+    if (r >= rows)
+        return;
+    const size_t o = (size_t)r * cols;
+    const float rs = rstd[r];
+
+    const int last = threadIdx.x + (cols - 1 - (int)threadIdx.x) / (int)blockDim.x * (int)blockDim.x;
+    float dot = 0.0f;
+    for (int j = last; j >= (int)threadIdx.x && j < cols; j -= blockDim.x) { /* none where threadIdx.x >= cols */
+        const float g = __half2float(w[j]) * __half2float(dy[o + j]);
+        const float xh = __half2float(x[o + j]) * rs;
+        dot += g * xh;
+    }
+    const float c = rms_block_sum(dot, sh) / (float)cols;
+
+    for (int j = last; j >= (int)threadIdx.x && j < cols; j -= blockDim.x) { /* none where threadIdx.x >= cols */
+        const float g = __half2float(w[j]) * __half2float(dy[o + j]);
+        const float xh = __half2float(x[o + j]) * rs;
+        dx[o + j] = __float2half(rs * (g - xh * c));
+    }
+}
