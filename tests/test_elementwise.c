@@ -30,6 +30,8 @@ static void test_parse(void)
         {"fmaf(a, b, -0.5f) + fminf(a, 2) - fmaxf(b, 1e-5f)", NULL},
         {"select(a <= b, sqrtf(b), rsqrtf(1.0f + a * a))", NULL},
         {"-(-a)", NULL},
+        {"__half2float(__float2half(a * b)) * 0.5f", NULL},
+        {"__float2half(a, b)", "missing ')'"},
         {"a * 0.5", "double constant in C"},
         {"a + c", "unknown name 'c'"},
         {"powf(a, 2)", "unknown function 'powf'"},
@@ -51,6 +53,21 @@ static void test_parse(void)
     }
     ew_prog p;
     tp_grammar_error e;
+    ew_parse("__half2float(__float2half(a))", 2, AB, &p, &e);
+    tap_ok(p.n == 2 && p.node[0].kind == EW_INPUT && p.node[1].kind == EW_RN16,
+           "__half2float(__float2half(a)) is input, binary16 rounding: __half2float adds no operation");
+    /* the binary16 rounding of an interval: the binary16 values around its ends */
+    static const ew_model none = {0, {0, -1, -1, -1, -1, -1}};
+    const float third = 1.0f / 3.0f;
+    tp_ival32 r;
+    int node;
+    const char *why;
+    int rc = ew_admit(&p, &none, (const float[]){third, 0}, &r, &node, &why);
+    tap_ok(rc == 0 && r.lo == (float)tp_f16_to_double(tp_f16_from_float(third)) && r.lo == r.hi,
+           "__float2half(1/3) admits exactly RN16(1/3) = %.9g", (double)r.lo);
+    rc = ew_admit(&p, &none, (const float[]){70000.0f, 0}, &r, &node, &why);
+    tap_ok(rc != 0 && strstr(why, "binary16 rounding that may overflow"), "__float2half(70000) is refused: %s",
+           rc ? why : "accepted");
     ew_parse("2 * a - 0.25f", 2, AB, &p, &e);
     tap_ok(p.n == 5 && p.node[0].kind == EW_CONST && p.node[0].value == 2.0f && p.node[3].value == 0.25f &&
                p.node[4].kind == EW_SUB,

@@ -4,6 +4,7 @@
 #include "oracles/common/proven/tp_ival_fma.h"
 #include "oracles/common/proven/tp_ival_mul.h"
 #include "oracles/common/proven/tp_ival_sqrt.h"
+#include "oracles/common/round_ends.h"
 #include "oracles/common/vendor_ulp.h"
 
 #include <float.h>
@@ -275,6 +276,19 @@ int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int u
         case EW_SELECT: {
             const int t = truth[nd->a];
             v[i] = t == 1 ? v[nd->b] : t == 0 ? v[nd->c] : hull(v[nd->b], v[nd->c]);
+            break;
+        }
+        case EW_RN16: { /* the proven binary16 ends (oracles/common/round_ends.h) */
+            if (!finite(a)) {
+                *why = "a binary16 rounding of a value that may overflow binary32";
+                return -1;
+            }
+            const double lo = tp_round_lower(&tp_binary16, a.lo), hi = tp_round_upper(&tp_binary16, a.hi);
+            if (!isfinite(lo) || !isfinite(hi)) {
+                *why = "a binary16 rounding that may overflow to infinity";
+                return -1;
+            }
+            v[i].lo = (float)lo, v[i].hi = (float)hi; /* binary16 values: exact */
             break;
         }
         default: {

@@ -118,6 +118,7 @@ int ew_exact_nodes(ew_exact_ws *w, const ew_prog *p, const float *in, int upto, 
             if (nd->kind == EW_RSQRT)
                 mpfi_ui_div(r, 1, r);
             break;
+        case EW_RN16: mpfi_set(r, w->v[nd->a]); break; /* the real expression: no rounding */
         case EW_EXP: mpfi_exp(r, w->v[nd->a]); break;
         case EW_LOG:
             if (mpfr_sgn(&w->v[nd->a]->left) <= 0)

@@ -47,3 +47,22 @@ int ew_model_read(const tp_value *model, const char *backend, const char *op, ew
     }
     return 0;
 }
+
+static int table_mentions(const tp_value *t, const char *needle)
+{
+    if (!tp_value_is_table(t))
+        return 0;
+    for (int k = 0; k < t->n; k++) {
+        const tp_value *v = &t->items[k];
+        const char *str = tp_value_string(v);
+        if ((str && strstr(str, needle)) || table_mentions(v, needle))
+            return 1;
+    }
+    return 0;
+}
+
+int ew_model_rounds_to_binary16(const tp_value *model)
+{
+    return table_mentions(tp_value_get(model, "expr"), "__float2half") ||
+           table_mentions(tp_value_get(model, "reduce"), "__float2half");
+}

@@ -21,4 +21,8 @@ int ew_check_shared_keys(const tp_value *model, char *err, size_t errlen);
 int ew_model_read(const tp_value *model, const char *backend, const char *op, ew_model *m, char *err,
                   size_t errlen);
 
+/* Whether some expression of model.expr or model.reduce calls
+ * __float2half (the parser accepts the name only as that function). */
+int ew_model_rounds_to_binary16(const tp_value *model);
+
 #endif

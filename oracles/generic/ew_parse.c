@@ -19,7 +19,7 @@ const char *ew_fn_name(int k) { return k >= 0 && k < EW_NFNS ? fn_names[k] : NUL
 
 #define EXPECTED_PRIMARY                                                                                             \
     "a number (1, 0.5f, 1e-5f), an input tensor, a function (fmaf, fminf, fmaxf, select, sqrtf, rsqrtf, expf, "       \
-    "logf, tanhf, erff) or '('"
+    "logf, tanhf, erff, __float2half, __half2float) or '('"
 
 typedef struct {
     const char *text, *s;
@@ -146,7 +146,8 @@ static const struct {
     int arity;
 } fns[] = {{"fmaf", EW_FMA, 3},   {"fminf", EW_MIN, 2}, {"fmaxf", EW_MAX, 2}, {"select", EW_SELECT, 3},
            {"sqrtf", EW_SQRT, 1}, {"rsqrtf", EW_RSQRT, 1}, {"expf", EW_EXP, 1}, {"logf", EW_LOG, 1},
-           {"tanhf", EW_TANH, 1}, {"erff", EW_ERF, 1}};
+           {"tanhf", EW_TANH, 1}, {"erff", EW_ERF, 1}, {"__float2half", EW_RN16, 1},
+           {"__half2float", EW_NKINDS, 1} /* the identity: no node */};
 
 static int call(parser *q, const char *name, size_t len)
 {
@@ -173,12 +174,15 @@ static int call(parser *q, const char *name, size_t len)
         }
         if (expect(q, ')', "')' closing the arguments") != 0)
             return -1;
+        if (fns[k].kind == EW_NKINDS)
+            return arg[0];
         return add(q, fns[k].kind, arg[0], arg[1], arg[2]);
     }
     char what[128], nm[80];
     snprintf(what, sizeof what, "unknown function %s", tp_grammar_quote(name, len < 60 ? len : 60, nm, sizeof nm));
     q->s = name;
-    return fail(q, what, "fmaf, fminf, fmaxf, select, sqrtf, rsqrtf, expf, logf, tanhf or erff");
+    return fail(q, what, "fmaf, fminf, fmaxf, select, sqrtf, rsqrtf, expf, logf, tanhf, erff, __float2half or "
+                         "__half2float");
 }
 
 static int primary(parser *q)

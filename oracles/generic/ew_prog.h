@@ -19,6 +19,11 @@
  *                                    the model declares more
  *   rsqrtf, expf, logf, tanhf, erff  within the model's vendor ulps of
  *                                    the correctly rounded result
+ *   __float2half(x)                  x rounded to binary16 (to nearest
+ *                                    even), as a kernel stores a value as
+ *                                    __half and reads it back; the exact
+ *                                    value is x itself
+ *   __half2float(x)                  x: binary16 widens exactly
  *
  * A parsed expression is a program of at most EW_MAX_NODES nodes in which
  * every operand precedes its user: evaluation is one pass in order, the
@@ -48,6 +53,7 @@ typedef enum {
     EW_LE,
     EW_GT,
     EW_GE,
+    EW_RN16, /* __float2half: rounded to binary16 (to nearest), read back as binary32 */
     /* device functions, one operand, in the order of ew_fn_names */
     EW_SQRT,
     EW_RSQRT,

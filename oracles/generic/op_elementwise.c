@@ -295,13 +295,22 @@ static const tp_statement ew_finite_st = {
 static const tp_statement ew_unproven_st = {
     "elementwise.nonclaim.unproven_evaluator", TP_NON_CLAIM,
     "the expression parser and the node-by-node evaluator that calls the proven primitives are tested, not proven"};
-static const tp_statement *const ew_statements[] = {&ew_exact_st,  &ew_bound_st,  &ew_dependence_st,
-                                                    &ew_select_st, &ew_finite_st, &ew_unproven_st, NULL};
+static const tp_statement ew_rn16_st = {
+    "elementwise.bound.binary16_intermediate", TP_EVIDENCE,
+    "__float2half inside the expression (a value stored as binary16 and read back): its binary16 result set is the "
+    "proven ends of oracles/common/proven/tp_f16_round.c (T3) around the operand's interval; the exact value is the "
+    "expression without that rounding"};
+static const tp_statement *const ew_statements[] = {&ew_exact_st,  &ew_bound_st,    &ew_dependence_st, &ew_select_st,
+                                                    &ew_finite_st, &ew_unproven_st, &ew_rn16_st,       NULL};
+static const tp_statement *const ew_always[] = {&ew_exact_st,  &ew_bound_st,    &ew_dependence_st,
+                                                &ew_select_st, &ew_finite_st, &ew_unproven_st, NULL};
 
 static void ew_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)model, (void)c;
-    tp_say_all(out, ew_statements);
+    (void)c;
+    tp_say_all(out, ew_always);
+    if (ew_model_rounds_to_binary16(model))
+        tp_say(out, &ew_rn16_st);
 }
 
 const tp_op tp_op_elementwise = {

@@ -161,9 +161,14 @@ static const tp_statement rw_column_st = {
     "rowwise.along_column", TP_EVIDENCE,
     "model.along = \"column\": every reduction runs down a column of the 2-D input (one sum per column, over the "
     "rows), so a \"row\" in the statements above is a column here"};
+static const tp_statement rw_rn16_st = {
+    "rowwise.bound.binary16_intermediate", TP_EVIDENCE,
+    "__float2half inside the expression (a value stored as binary16 and read back): its binary16 result set is the "
+    "proven ends of oracles/common/proven/tp_f16_round.c (T3) around the operand's interval; the exact value is the "
+    "expression without that rounding"};
 static const tp_statement *const rw_statements[] = {&rw_exact_st,    &rw_sum_st,    &rw_bound_st,
                                                     &rw_dependence_st, &rw_order_st,  &rw_finite_st,
-                                                    &rw_unproven_st, &rw_column_st, NULL};
+                                                    &rw_unproven_st, &rw_column_st, &rw_rn16_st, NULL};
 static const tp_statement *const rw_row_statements[] = {&rw_exact_st,  &rw_sum_st,    &rw_bound_st,   &rw_dependence_st,
                                                         &rw_order_st, &rw_finite_st, &rw_unproven_st, NULL};
 
@@ -171,7 +176,11 @@ static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     (void)c;
     const char *along = tp_value_string(tp_value_get(model, "along"));
-    tp_say_all(out, along && strcmp(along, "column") == 0 ? rw_statements : rw_row_statements);
+    tp_say_all(out, rw_row_statements);
+    if (along && strcmp(along, "column") == 0)
+        tp_say(out, &rw_column_st);
+    if (ew_model_rounds_to_binary16(model))
+        tp_say(out, &rw_rn16_st);
 }
 
 const tp_op tp_op_rowwise = {
