@@ -1,8 +1,9 @@
-/* Issue 11 item 2 for softmax forward: the pilot softmax kernel written in
- * op rowwise (m = max(x), s = sum(expf(x - m)), y = __float2half(expf(x -
- * m)) * (1.0f / s)) against the hand-written op softmax_fwd, on the inputs
- * of the contract's cases (regenerated from build/gen/softmax_fwd.plan.json
- * and its seeds, as a replay does). On every element the generic admitted
+/* Issue 11 item 2 for softmax forward and softmax cross-entropy backward:
+ * the pilot kernels written in op rowwise (softmax: m = max(x), s =
+ * sum(expf(x - m)), y = __float2half(expf(x - m)) * (1.0f / s); backward:
+ * dot = sum(g * s), gi = s * (g - dot)) against the hand-written ops, on
+ * the inputs of the contracts' cases (regenerated from build/gen/NAME.plan.json
+ * and the seeds, as a replay does). On every element the generic admitted
  * set must hold the hand-written one and admit at most twice as many
  * binary16 values (two sets of one value each, equal, count as ratio 1).
  * Cases are skipped where op rowwise refuses them (rows beyond its proven
@@ -32,64 +33,91 @@ static double count16(double lo, double hi)
     return (double)(order16(tp_f16_from_double(hi)) - order16(tp_f16_from_double(lo)) + 1);
 }
 
-int main(void)
+/* The generic model of each contract, for the hand-written op the plan names. */
+static const struct {
+    const char *contract, *output, *model;
+} pairs[] = {
+    {"softmax_fwd", "y",
+     "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"m\": "
+     "{\"max\": \"x\", \"order\": \"any\"}, \"s\": {\"sum\": \"expf(x - m)\", \"order\": \"any\"}}, \"expr\": "
+     "{\"y\": \"__float2half(expf(x - m)) * (1.0f / s)\"}, \"ulp\": {\"expf\": {\"cuda\": 2}}}"},
+    {"softmax_xent_bwd", "gi",
+     "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"dot\": "
+     "{\"sum\": \"g * s\", \"order\": \"any\"}}, \"expr\": {\"gi\": \"s * (g - dot)\"}}"},
+};
+
+/* Both references on every case of one contract; the number compared. */
+static int cross(const char *contract, const char *output, const char *model_json)
 {
-    char err[600] = "";
-    tp_plan *plan = tp_plan_load("build/gen/softmax_fwd.plan.json", err, sizeof err);
-    if (!tap_ok(plan != NULL, "the softmax_fwd plan loads (%s)", err))
-        return tap_done();
+    char err[600] = "", path[256];
+    snprintf(path, sizeof path, "build/gen/%s.plan.json", contract);
+    tp_plan *plan = tp_plan_load(path, err, sizeof err);
+    if (!tap_ok(plan != NULL, "the %s plan loads (%s)", contract, err))
+        return 0;
     json_error_t je;
-    tp_value *generic = model_of(json_loads(
-        "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"m\": "
-        "{\"max\": \"x\", \"order\": \"any\"}, \"s\": {\"sum\": \"expf(x - m)\", \"order\": \"any\"}}, \"expr\": "
-        "{\"y\": \"__float2half(expf(x - m)) * (1.0f / s)\"}, \"ulp\": {\"expf\": {\"cuda\": 2}}}",
-        0, &je));
-    const tp_op *hand = tp_op_find("softmax_fwd"), *rw = tp_op_find("rowwise");
+    tp_value *generic = model_of(json_loads(model_json, 0, &je));
+    const tp_op *hand = tp_op_find(plan->op), *rw = tp_op_find("rowwise");
     int compared = 0;
-    for (int i = 0; plan && generic && i < plan->ncases; i++) {
+    for (int i = 0; generic && i < plan->ncases; i++) {
         const tp_plan_case *pc = &plan->cases[i];
         if (pc->expect == TP_EXPECT_REFUSED)
             continue;
         tp_case *c = tp_case_build(plan, i, "cuda", err, sizeof err);
         if (!c) {
-            tap_ok(0, "%s: the case builds (%s)", pc->name, err);
+            tap_ok(0, "%s/%s: the case builds (%s)", contract, pc->name, err);
             continue;
         }
-        const tp_tensor *Y = tp_case_tensor(c, "y");
+        const tp_tensor *Y = tp_case_tensor(c, output);
         if (Y->numel > TP_CROSS_MAX) {
-            tap_diag("%s: %lld elements, above the %d this test compares: skipped", pc->name, (long long)Y->numel,
-                     TP_CROSS_MAX);
+            tap_diag("%s/%s: %lld elements, above the %d this test compares: skipped", contract, pc->name,
+                     (long long)Y->numel, TP_CROSS_MAX);
             tp_case_free(c);
             continue;
         }
         tp_ref *rh = malloc((size_t)Y->numel * sizeof *rh), *rg = malloc((size_t)Y->numel * sizeof *rg);
         char gerr[600] = "";
-        const int hrc = tp_op_reference(hand, plan->model, c, "y", rh, err, sizeof err);
-        const int grc = tp_op_reference(rw, generic, c, "y", rg, gerr, sizeof gerr);
+        const int hrc = tp_op_reference(hand, plan->model, c, output, rh, err, sizeof err);
+        const int grc = tp_op_reference(rw, generic, c, output, rg, gerr, sizeof gerr);
         if (hrc == 0 && grc != 0 && strstr(gerr, "proven sum bound's range")) {
-            tap_diag("%s: op rowwise refuses it (%s)", pc->name, gerr);
-        } else if (tap_ok(hrc == 0 && grc == 0, "%s: both references (%s%s)", pc->name, err, gerr)) {
-            int64_t notin = 0, worst_at = 0;
+            tap_diag("%s/%s: op rowwise refuses it (%s)", contract, pc->name, gerr);
+        } else if (tap_ok(hrc == 0 && grc == 0, "%s/%s: both references (%s%s)", contract, pc->name, err, gerr)) {
+            int64_t notin = 0, worst_at = 0, same = 0;
             double worst = 1.0;
             for (int64_t k = 0; k < Y->numel; k++) {
                 if (!(rg[k].allow_lo <= rh[k].allow_lo && rh[k].allow_hi <= rg[k].allow_hi))
                     notin++;
+                same += rg[k].allow_lo == rh[k].allow_lo && rg[k].allow_hi == rh[k].allow_hi;
                 const double ratio = count16(rg[k].allow_lo, rg[k].allow_hi) / count16(rh[k].allow_lo, rh[k].allow_hi);
                 if (ratio > worst)
                     worst = ratio, worst_at = k;
             }
-            tap_ok(notin == 0, "%s: the generic admitted set holds the hand-written one on all %lld elements (%lld not)",
-                   pc->name, (long long)Y->numel, (long long)notin);
+            tap_ok(notin == 0, "%s/%s: the generic admitted set holds the hand-written one on all %lld elements (%lld "
+                   "not; %lld the same)", contract, pc->name, (long long)Y->numel, (long long)notin, (long long)same);
             tap_ok(worst <= 2.0,
-                   "%s: and admits at most twice as many binary16 values (widest ratio %.3g, at y[%lld]: generic "
+                   "%s/%s: and admits at most twice as many binary16 values (widest ratio %.3g, at %s[%lld]: generic "
                    "[%.9g, %.9g], hand-written [%.9g, %.9g])",
-                   pc->name, worst, (long long)worst_at, rg[worst_at].allow_lo, rg[worst_at].allow_hi,
+                   contract, pc->name, worst, output, (long long)worst_at, rg[worst_at].allow_lo, rg[worst_at].allow_hi,
                    rh[worst_at].allow_lo, rh[worst_at].allow_hi);
             compared++;
         }
         free(rh), free(rg);
         tp_case_free(c);
     }
+    tp_value_free(generic);
+    tp_plan_free(plan);
+    return compared;
+}
+
+int main(void)
+{
+    const int nsoft = cross(pairs[0].contract, pairs[0].output, pairs[0].model);
+    tap_ok(nsoft >= 8, "softmax forward, generic vs hand-written: %d of the contract's cases compared", nsoft);
+    const int nxent = cross(pairs[1].contract, pairs[1].output, pairs[1].model);
+    tap_ok(nxent >= 6, "softmax cross-entropy backward, generic vs hand-written: %d of the contract's cases compared",
+           nxent);
+    json_error_t je;
+    tp_value *generic = model_of(json_loads(pairs[0].model, 0, &je));
+    const tp_op *rw = tp_op_find("rowwise");
     /* the case's Evidence names the binary16 rounding the model uses */
     tp_statements said = {0};
     rw->say(generic, NULL, &said);
@@ -98,8 +126,6 @@ int main(void)
         found += strcmp(said.list[TP_EVIDENCE][k].id, "rowwise.bound.binary16_intermediate") == 0;
     tp_statements_free(&said);
     tap_ok(found == 1, "the Evidence of a model with __float2half says how that rounding is bounded");
-    tap_ok(compared >= 8, "softmax forward, generic vs hand-written: %d of the contract's cases compared", compared);
     tp_value_free(generic);
-    tp_plan_free(plan);
     return tap_done();
 }
