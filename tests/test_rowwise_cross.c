@@ -1,4 +1,5 @@
-/* Issue 11 item 2 for softmax forward and softmax cross-entropy backward:
+/* Issue 11 item 2 for softmax forward, softmax cross-entropy backward and
+ * GELU backward (op elementwise):
  * the pilot kernels written in op rowwise (softmax: m = max(x), s =
  * sum(expf(x - m)), y = __float2half(expf(x - m)) * (1.0f / s); backward:
  * dot = sum(g * s), gi = s * (g - dot)) against the hand-written ops, on
@@ -35,19 +36,26 @@ static double count16(double lo, double hi)
 
 /* The generic model of each contract, for the hand-written op the plan names. */
 static const struct {
-    const char *contract, *output, *model;
+    const char *contract, *output, *op, *model;
 } pairs[] = {
-    {"softmax_fwd", "y",
+    {"softmax_fwd", "y", "rowwise",
      "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"m\": "
      "{\"max\": \"x\", \"order\": \"any\"}, \"s\": {\"sum\": \"expf(x - m)\", \"order\": \"any\"}}, \"expr\": "
      "{\"y\": \"__float2half(expf(x - m)) * (1.0f / s)\"}, \"ulp\": {\"expf\": {\"cuda\": 2}}}"},
-    {"softmax_xent_bwd", "gi",
+    {"softmax_xent_bwd", "gi", "rowwise",
      "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"dot\": "
      "{\"sum\": \"g * s\", \"order\": \"any\"}}, \"expr\": {\"gi\": \"s * (g - dot)\"}}"},
+    /* the kernel's lines with x2, x3, inner, t and dinner written out at
+     * each use (the language has no names for intermediates) */
+    {"gelu_bwd", "gi", "elementwise",
+     "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"expr\": {\"gi\": \"g * "
+     "(0.5f * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * (x * x * x)))) + 0.5f * x * (1.0f - tanhf(0.7978845608f * "
+     "(x + 0.044715f * (x * x * x))) * tanhf(0.7978845608f * (x + 0.044715f * (x * x * x)))) * (0.7978845608f * "
+     "(1.0f + 0.134145f * (x * x))))\"}, \"ulp\": {\"tanhf\": {\"cuda\": 2}}}"},
 };
 
 /* Both references on every case of one contract; the number compared. */
-static int cross(const char *contract, const char *output, const char *model_json)
+static int cross(const char *contract, const char *output, const char *op, const char *model_json)
 {
     char err[600] = "", path[256];
     snprintf(path, sizeof path, "build/gen/%s.plan.json", contract);
@@ -56,7 +64,7 @@ static int cross(const char *contract, const char *output, const char *model_jso
         return 0;
     json_error_t je;
     tp_value *generic = model_of(json_loads(model_json, 0, &je));
-    const tp_op *hand = tp_op_find(plan->op), *rw = tp_op_find("rowwise");
+    const tp_op *hand = tp_op_find(plan->op), *rw = tp_op_find(op);
     int compared = 0;
     for (int i = 0; generic && i < plan->ncases; i++) {
         const tp_plan_case *pc = &plan->cases[i];
@@ -110,11 +118,14 @@ static int cross(const char *contract, const char *output, const char *model_jso
 
 int main(void)
 {
-    const int nsoft = cross(pairs[0].contract, pairs[0].output, pairs[0].model);
+    const int nsoft = cross(pairs[0].contract, pairs[0].output, pairs[0].op, pairs[0].model);
     tap_ok(nsoft >= 8, "softmax forward, generic vs hand-written: %d of the contract's cases compared", nsoft);
-    const int nxent = cross(pairs[1].contract, pairs[1].output, pairs[1].model);
+    const int nxent = cross(pairs[1].contract, pairs[1].output, pairs[1].op, pairs[1].model);
     tap_ok(nxent >= 6, "softmax cross-entropy backward, generic vs hand-written: %d of the contract's cases compared",
            nxent);
+    const int ngelu = cross(pairs[2].contract, pairs[2].output, pairs[2].op, pairs[2].model);
+    tap_ok(ngelu >= 7, "GELU backward (op elementwise), generic vs hand-written: %d of the contract's cases compared",
+           ngelu);
     json_error_t je;
     tp_value *generic = model_of(json_loads(pairs[0].model, 0, &je));
     const tp_op *rw = tp_op_find("rowwise");
