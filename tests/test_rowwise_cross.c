@@ -1,5 +1,6 @@
 /* Issue 11 item 2 for softmax forward, softmax cross-entropy backward and
- * GELU backward (op elementwise):
+ * GELU backward (op elementwise), and LayerNorm forward (containment only:
+ * its widths are reported, see main):
  * the pilot kernels written in op rowwise (softmax: m = max(x), s =
  * sum(expf(x - m)), y = __float2half(expf(x - m)) * (1.0f / s); backward:
  * dot = sum(g * s), gi = s * (g - dot)) against the hand-written ops, on
@@ -26,11 +27,22 @@
 /* A binary16 pattern's place in the order of values (-0 and +0 one place). */
 static int order16(uint16_t h) { return h & 0x8000 ? -(int)(h & 0x7fff) : (int)h; }
 
-/* The binary16 values in [lo, hi] (both binary16 values or infinities). */
-static double count16(double lo, double hi)
+/* A binary32 value's place in the order of values (-0 and +0 one place). */
+static int64_t order32(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b & 0x80000000u ? -(int64_t)(b & 0x7fffffffu) : (int64_t)b;
+}
+
+/* The values of the output's format (binary16 or binary32) in [lo, hi],
+ * both values of that format or infinities. */
+static double count16(double lo, double hi, int f32)
 {
     if (lo > hi)
         return 0;
+    if (f32)
+        return (double)(order32((float)hi) - order32((float)lo) + 1);
     return (double)(order16(tp_f16_from_double(hi)) - order16(tp_f16_from_double(lo)) + 1);
 }
 
@@ -52,10 +64,23 @@ static const struct {
      "(0.5f * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * (x * x * x)))) + 0.5f * x * (1.0f - tanhf(0.7978845608f * "
      "(x + 0.044715f * (x * x * x))) * tanhf(0.7978845608f * (x + 0.044715f * (x * x * x)))) * (0.7978845608f * "
      "(1.0f + 0.134145f * (x * x))))\"}, \"ulp\": {\"tanhf\": {\"cuda\": 2}}}"},
+    /* d = x - mean written out at each use: d*d is bounded as the product
+     * of two independent intervals */
+#define LN_MODEL                                                                                                       \
+    "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"s1\": "           \
+    "{\"sum\": \"x\", \"order\": \"any\"}, \"s2\": {\"sum\": \"(x - s1 / cols) * (x - s1 / cols)\", \"order\": "       \
+    "\"any\"}}, \"expr\": {\"y\": \"(x - s1 / cols) * rsqrtf(s2 / cols + 1e-5f) * gamma + beta\", \"mean\": \"s1 / "   \
+    "cols\", \"rstd\": \"rsqrtf(s2 / cols + 1e-5f)\"}, \"ulp\": {\"rsqrtf\": {\"cuda\": 2}}}"
+    {"layernorm_fwd", "y", "rowwise", LN_MODEL},
+    {"layernorm_fwd", "mean", "rowwise", LN_MODEL},
+    {"layernorm_fwd", "rstd", "rowwise", LN_MODEL},
 };
 
 /* Both references on every case of one contract; the number compared. */
-static int cross(const char *contract, const char *output, const char *op, const char *model_json)
+static double widest_seen;
+
+/* ... checking the width ratio against 2 (check) or only reporting it. */
+static int cross(const char *contract, const char *output, const char *op, const char *model_json, int check)
 {
     char err[600] = "", path[256];
     snprintf(path, sizeof path, "build/gen/%s.plan.json", contract);
@@ -95,14 +120,24 @@ static int cross(const char *contract, const char *output, const char *op, const
                 if (!(rg[k].allow_lo <= rh[k].allow_lo && rh[k].allow_hi <= rg[k].allow_hi))
                     notin++;
                 same += rg[k].allow_lo == rh[k].allow_lo && rg[k].allow_hi == rh[k].allow_hi;
-                const double ratio = count16(rg[k].allow_lo, rg[k].allow_hi) / count16(rh[k].allow_lo, rh[k].allow_hi);
+                const int f32 = Y->dtype == TP_F32;
+                const double ratio =
+                    count16(rg[k].allow_lo, rg[k].allow_hi, f32) / count16(rh[k].allow_lo, rh[k].allow_hi, f32);
                 if (ratio > worst)
                     worst = ratio, worst_at = k;
             }
-            tap_ok(notin == 0, "%s/%s: the generic admitted set holds the hand-written one on all %lld elements (%lld "
-                   "not; %lld the same)", contract, pc->name, (long long)Y->numel, (long long)notin, (long long)same);
-            tap_ok(worst <= 2.0,
-                   "%s/%s: and admits at most twice as many binary16 values (widest ratio %.3g, at %s[%lld]: generic "
+            tap_ok(notin == 0, "%s/%s.%s: the generic admitted set holds the hand-written one on all %lld elements (%lld "
+                   "not; %lld the same)", contract, pc->name, output, (long long)Y->numel, (long long)notin, (long long)same);
+            if (worst > widest_seen)
+                widest_seen = worst;
+            if (!check)
+                tap_diag("%s/%s.%s: widest ratio %.3g (at %s[%lld]: generic [%.9g, %.9g], hand-written [%.9g, %.9g]); "
+                         "not checked against 2",
+                         contract, pc->name, output, worst, output, (long long)worst_at, rg[worst_at].allow_lo,
+                         rg[worst_at].allow_hi, rh[worst_at].allow_lo, rh[worst_at].allow_hi);
+            else
+                tap_ok(worst <= 2.0,
+                   "%s/%s: and admits at most twice as many values (widest ratio %.3g, at %s[%lld]: generic "
                    "[%.9g, %.9g], hand-written [%.9g, %.9g])",
                    contract, pc->name, worst, output, (long long)worst_at, rg[worst_at].allow_lo, rg[worst_at].allow_hi,
                    rh[worst_at].allow_lo, rh[worst_at].allow_hi);
@@ -118,14 +153,25 @@ static int cross(const char *contract, const char *output, const char *op, const
 
 int main(void)
 {
-    const int nsoft = cross(pairs[0].contract, pairs[0].output, pairs[0].op, pairs[0].model);
+    const int nsoft = cross(pairs[0].contract, pairs[0].output, pairs[0].op, pairs[0].model, 1);
     tap_ok(nsoft >= 8, "softmax forward, generic vs hand-written: %d of the contract's cases compared", nsoft);
-    const int nxent = cross(pairs[1].contract, pairs[1].output, pairs[1].op, pairs[1].model);
+    const int nxent = cross(pairs[1].contract, pairs[1].output, pairs[1].op, pairs[1].model, 1);
     tap_ok(nxent >= 6, "softmax cross-entropy backward, generic vs hand-written: %d of the contract's cases compared",
            nxent);
-    const int ngelu = cross(pairs[2].contract, pairs[2].output, pairs[2].op, pairs[2].model);
+    const int ngelu = cross(pairs[2].contract, pairs[2].output, pairs[2].op, pairs[2].model, 1);
     tap_ok(ngelu >= 7, "GELU backward (op elementwise), generic vs hand-written: %d of the contract's cases compared",
            ngelu);
+    /* LayerNorm forward: sound (checked above, element by element) but
+     * wider than twice the hand-written sets, which bound sum (x - m)^2 as
+     * a function of the mean m; the generic terms take each x - m as an
+     * independent interval, so the mean's uncertainty enters the variance
+     * to first order. Reported, not checked against 2. */
+    int nln = 0;
+    widest_seen = 1.0;
+    for (int k = 3; k < 6; k++)
+        nln += cross(pairs[k].contract, pairs[k].output, pairs[k].op, pairs[k].model, 0);
+    tap_ok(nln >= 3 * 7, "LayerNorm forward, generic vs hand-written: %d case outputs compared (sound; widest ratio "
+           "%.3g, above the 2 of issue 11: the hand-written op stays)", nln, widest_seen);
     json_error_t je;
     tp_value *generic = model_of(json_loads(pairs[0].model, 0, &je));
     const tp_op *rw = tp_op_find("rowwise");
