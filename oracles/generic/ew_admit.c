@@ -178,10 +178,9 @@ static int unbounded(ew_kind k, tp_ival32 a, tp_ival32 b, tp_ival32 *r, const ch
     return -1;
 }
 
-int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
-                 const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why)
+int ew_admit_values(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
+                    const ew_tabs *t, const uint16_t *bits, tp_ival32 *v, int *node, const char **why)
 {
-    tp_ival32 v[EW_MAX_NODES];
     int truth[EW_MAX_NODES];
     for (int i = 0; i <= upto; i++) {
         const ew_node *nd = &p->node[i];
@@ -302,12 +301,21 @@ int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int u
         }
         }
     }
-    *out = v[upto];
-    if (!finite(*out) && upto == p->n - 1) {
+    if (!finite(v[upto]) && upto == p->n - 1) {
         *node = p->n - 1;
         *why = "the result may overflow binary32";
         return -1;
     }
+    return 0;
+}
+
+int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
+                 const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why)
+{
+    tp_ival32 v[EW_MAX_NODES];
+    if (ew_admit_values(p, m, in, upto, only, t, bits, v, node, why) != 0)
+        return -1;
+    *out = v[upto];
     return 0;
 }
 

@@ -47,6 +47,13 @@ int ew_admit_nodes(const ew_prog *p, const ew_model *m, const float *in, int upt
 int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
                  const ew_tabs *t, const uint16_t *bits, tp_ival32 *out, int *node, const char **why);
 
+/* ew_admit_box keeping every evaluated node's hull: v[i] for each node
+ * i <= upto it evaluates (v holds EW_MAX_NODES), so that a caller needing
+ * an operand's hull as well as the result (op rowwise's fused terms)
+ * evaluates the program once. */
+int ew_admit_values(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
+                    const ew_tabs *t, const uint16_t *bits, tp_ival32 *v, int *node, const char **why);
+
 /* The correctly rounded binary32 value of device function k
  * (EW_FIRST_FN + k) at x (MPFR at 24 bits with binary32's exponent range
  * and subnormals); +-inf or NaN as the real result rounds or is undefined. */

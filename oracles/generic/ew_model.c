@@ -48,6 +48,20 @@ int ew_model_read(const tp_value *model, const char *backend, const char *op, ew
     return 0;
 }
 
+int ew_check_declared_ulps(const ew_prog *p, const ew_model *m, const char *op, const char *where,
+                           const char *backend, char *err, size_t errlen)
+{
+    for (int k = 0; k < EW_NFNS; k++)
+        if ((p->fns_used >> k & 1u) && m->ulp[k] < 0) {
+            snprintf(err, errlen,
+                     "%s: %s uses %s, but model.ulp.%s has no bound for backend %s; expected [model.ulp] %s = { %s = "
+                     "K } with the vendor's documented ulp bound",
+                     op, where, ew_fn_name(k), ew_fn_name(k), backend, ew_fn_name(k), backend);
+            return -1;
+        }
+    return 0;
+}
+
 static int table_mentions(const tp_value *t, const char *needle)
 {
     if (!tp_value_is_table(t))

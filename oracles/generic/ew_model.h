@@ -21,6 +21,12 @@ int ew_check_shared_keys(const tp_value *model, char *err, size_t errlen);
 int ew_model_read(const tp_value *model, const char *backend, const char *op, ew_model *m, char *err,
                   size_t errlen);
 
+/* -1 with "OP: WHERE uses FN, but model.ulp.FN has no bound for backend
+ * BACKEND; expected ..." when program p calls a device function m has no
+ * bound for; 0 otherwise. */
+int ew_check_declared_ulps(const ew_prog *p, const ew_model *m, const char *op, const char *where,
+                           const char *backend, char *err, size_t errlen);
+
 /* Whether some expression of model.expr or model.reduce calls
  * __float2half (the parser accepts the name only as that function). */
 int ew_model_rounds_to_binary16(const tp_value *model);

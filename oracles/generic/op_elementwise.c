@@ -105,15 +105,10 @@ static int setup(const tp_value *model, const tp_case *c, const char *output, ew
     const char *backend = c->backend ? c->backend : "cuda";
     if (ew_model_read(model, backend, "elementwise", &s->m, err, errlen) != 0)
         return -1;
-    for (int k = 0; k < EW_NFNS; k++) {
-        if ((s->prog.fns_used >> k & 1u) && s->m.ulp[k] < 0) {
-            snprintf(err, errlen,
-                     "elementwise: model.expr.%s uses %s, but model.ulp.%s has no bound for backend %s; expected "
-                     "[model.ulp] %s = { %s = K } with the vendor's documented ulp bound",
-                     output, ew_fn_name(k), ew_fn_name(k), backend, ew_fn_name(k), backend);
-            return -1;
-        }
-    }
+    char where[160];
+    snprintf(where, sizeof where, "model.expr.%s", output);
+    if (ew_check_declared_ulps(&s->prog, &s->m, "elementwise", where, backend, err, errlen) != 0)
+        return -1;
     ew_tabs_plan(&s->prog, s->fmt, &s->tabs);
     return 0;
 }

@@ -54,14 +54,8 @@ int rw_check_model(const tp_value *model, char *err, size_t errlen)
 static int check_uses(const rw_setup *s, const ew_prog *p, const char *where, const char *const *names, int first_bad,
                       int per_row, const char *backend, char *err, size_t errlen)
 {
-    for (int k = 0; k < EW_NFNS; k++)
-        if ((p->fns_used >> k & 1u) && s->m.ulp[k] < 0) {
-            snprintf(err, errlen,
-                     "rowwise: %s uses %s, but model.ulp.%s has no bound for backend %s; expected [model.ulp] %s = { "
-                     "%s = K } with the vendor's documented ulp bound",
-                     where, ew_fn_name(k), ew_fn_name(k), backend, ew_fn_name(k), backend);
-            return -1;
-        }
+    if (ew_check_declared_ulps(p, &s->m, "rowwise", where, backend, err, errlen) != 0)
+        return -1;
     for (int i = 0; i < p->n; i++) {
         if (p->node[i].kind != EW_INPUT)
             continue;

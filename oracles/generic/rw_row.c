@@ -85,16 +85,13 @@ static int term_hull(const rw_setup *s, const rw_reduce *rd, const tp_ival32 *bo
                      int *node, const char **why)
 {
     const ew_prog *p = &rd->term;
-    tp_ival32 t;
-    if (ew_admit_box(p, &s->m, box, p->n - 1, NULL, NULL, NULL, &t, node, why) != 0)
+    tp_ival32 v[EW_MAX_NODES];
+    if (ew_admit_values(p, &s->m, box, p->n - 1, NULL, NULL, NULL, v, node, why) != 0)
         return -1;
-    *lo = t.lo, *hi = t.hi;
+    *lo = v[p->n - 1].lo, *hi = v[p->n - 1].hi;
     const ew_node *root = &p->node[p->n - 1];
     if (rd->kind == RW_SUM && s->m.fma_any && root->kind == EW_MUL) {
-        tp_ival32 a, b;
-        if (ew_admit_box(p, &s->m, box, root->a, NULL, NULL, NULL, &a, node, why) != 0 ||
-            ew_admit_box(p, &s->m, box, root->b, NULL, NULL, NULL, &b, node, why) != 0)
-            return -1;
+        const tp_ival32 a = v[root->a], b = v[root->b];
         /* products of two binary32 values: exact in double */
         const double c[4] = {(double)a.lo * b.lo, (double)a.lo * b.hi, (double)a.hi * b.lo, (double)a.hi * b.hi};
         for (int k = 0; k < 4; k++) {
