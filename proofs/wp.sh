@@ -127,7 +127,7 @@ npass=0
 # over the goals SELECTION picks (default: all), log in $passes/N.log.
 # The cache keeps every result with the limit it had: a goal that timed
 # out under a limit is tried again under a longer one, a proved goal never
-# is, and a prover's failure under the same limit is not run again.
+# is, and a prover's failure is not run again until a retry (below).
 pass() {
     local limit=$1 list=$2
     shift 2
@@ -222,9 +222,21 @@ done
 # first limit (timeout=10 in exact_row.c and tp_ival_div.c: cold 173 -> 72
 # s and 43 -> 31 s, no retry pass). Gappa's own time is capped at 5 s of
 # CPU in why3.conf.in: where it proves a goal it takes milliseconds.
+# A prover's "failed" (it crashed, or printed nothing Why3 understands) is
+# cached like an answer, whatever the limit, and a retry would only read
+# it back: so the cache's failures are dropped before each retry, and the
+# prover runs again. Seen on 2026-11-25: a fresh clone's gelu_fwd.c left
+# three goals whose z3 and Gappa runs had "Failed" under load in the first
+# pass, read back from the cache in both retries; alone, z3 proves each in
+# 2 to 3 s. Other oracles' entries may go too (the cache is shared): they
+# cost one more prover run where a goal is tried again.
+forget_failures() {
+    grep -lE '"verdict": *"failed"' "$cache"/*.json 2>/dev/null | xargs -r rm -f --
+}
 for limit in $retry_timeouts; do
     grep -q '^pending ' <<<"$(goal_status)" || break
     echo "wp.sh: $name: goals left unproved; trying them again with ${limit} s" >&2
+    forget_failures
     again "$limit" "$provers"
 done
 end=$(date +%s.%N)
