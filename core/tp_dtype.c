@@ -12,8 +12,9 @@ static const tp_dtype_info table[TP_NDTYPES] = {
      * what np.save writes for an ml_dtypes.bfloat16 array, so
      * np.load(f).view(ml_dtypes.bfloat16) gives the values back (plain
      * NumPy: .view('<u2') gives the patterns); '<u2' would be read back as
-     * integers by every tool. Harnesses pass the raw 16-bit patterns. */
-    {TP_BF16, "bf16", 2, "unsigned short", "<V2", 0},
+     * integers by every tool. Kernels see the patterns as tp_bf16
+     * (harness/tp_hip.h: each vendor's bfloat16 type). */
+    {TP_BF16, "bf16", 2, "tp_bf16", "<V2", 0},
 };
 
 const tp_dtype_info *tp_dtype_get(tp_dtype t)

@@ -40,12 +40,14 @@ double tp_rng_uniform(uint64_t seed, uint64_t stream, uint64_t counter)
 /* ---- fill expressions -------------------------------------------------- */
 
 enum fill_kind {
-    F_NORMAL, F_UNIFORM, F_WIDE, F_SPECIAL, F_NEAR, F_ALL, F_RANDINT, F_ZIPF, F_CONST, F_MIRROR, F_ANTIMIRROR
+    F_NORMAL, F_UNIFORM, F_WIDE, F_SPECIAL, F_NEAR, F_ALL, F_ALL_BF16, F_RANDINT, F_ZIPF, F_CONST, F_MIRROR, F_ANTIMIRROR
 };
 
-/* bf16 tensors draw the same values, rounded to bfloat16 (all_f16 and
- * special give binary16 values, which bfloat16 holds only to 8 bits) */
+/* bf16 tensors draw the same values, rounded to bfloat16, except special,
+ * which draws bfloat16's own (all_f16 gives binary16 values, which
+ * bfloat16 holds only to 8 bits) */
 #define FLOATS (TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_F32) | TP_DTYPE_BIT(TP_BF16))
+#define HOLD_BF16 (TP_DTYPE_BIT(TP_F32) | TP_DTYPE_BIT(TP_BF16)) /* every bfloat16 value exactly */
 #define INDICES (TP_DTYPE_BIT(TP_I32) | TP_DTYPE_BIT(TP_I64))
 
 /* The grammar, one row per form, in the order messages list them; the
@@ -57,6 +59,7 @@ static const tp_fill_form forms[] = {
     {"special", NULL, 0, "", FLOATS, NULL},
     {"near", "v, w", 2, "nn", FLOATS, NULL},
     {"all_f16", NULL, 0, "", FLOATS, NULL},
+    {"all_bf16", NULL, 0, "", HOLD_BF16, NULL},
     {"randint", "lo, hi", 2, "ii", INDICES, "lo <= v < hi"},
     {"zipf", "n", 1, "i", INDICES, "P(v) ~ 1/(v+1), 0 <= v < n"},
     {"const", "v", 1, "n", FLOATS | INDICES, NULL},
@@ -279,13 +282,17 @@ static fill *parse_fill(cursor *c)
             bad = "uniform needs lo < hi";
         break;
     case F_WIDE:
-        /* 16-bit formats: 2^-30 .. 2^17, the binary16 range and a little
-         * beyond it on both sides (beyond it saturates). binary32: from
-         * below its subnormals (2^-149) to 2^127 (emax 126: (1 + u) 2^127
-         * can round to 2^128, which is infinite). */
+        /* binary16: 2^-30 .. 2^17, its range and a little beyond it on
+         * both sides (beyond it saturates); bfloat16 likewise, 2^-140 ..
+         * 2^128 (its subnormals start at 2^-133). binary32: from below its
+         * subnormals (2^-149) to 2^127 (emax 126: (1 + u) 2^127 can round
+         * to 2^128, which is infinite). */
         if (c->dtype_bit == TP_DTYPE_BIT(TP_F32)) {
             if (f->i[0] > f->i[1] || f->i[0] < -155 || f->i[1] > 126)
                 bad = "wide needs integer exponents -155 <= emin <= emax <= 126 for binary32";
+        } else if (c->dtype_bit == TP_DTYPE_BIT(TP_BF16)) {
+            if (f->i[0] > f->i[1] || f->i[0] < -140 || f->i[1] > 127)
+                bad = "wide needs integer exponents -140 <= emin <= emax <= 127 for bfloat16";
         } else if (f->i[0] > f->i[1] || f->i[0] < -30 || f->i[1] > 16)
             bad = "wide needs integer exponents -30 <= emin <= emax <= 16";
         break;
@@ -386,10 +393,16 @@ static const double special_values[] = {0.0,         -0.0,        0x1p-24,  -0x1
                                         0x3ffp-24,   -0x3ffp-24,  0x1p-14,  -0x1p-14,
                                         1.0,         -1.0,        65504.0,  -65504.0,
                                         0.5,         -0.5,        32768.0,  -32768.0};
+/* bfloat16's counterparts: +-0, the least subnormal, the largest
+ * subnormal, the least normal, +-1, the largest finite, +-0.5, +-2^127 */
+static const double special_bf16_values[] = {0.0,          -0.0,          0x1p-133,     -0x1p-133,
+                                             0x1.fcp-127,  -0x1.fcp-127,  0x1p-126,     -0x1p-126,
+                                             1.0,          -1.0,          0x1.fep127,   -0x1.fep127,
+                                             0.5,          -0.5,          0x1p127,      -0x1p127};
 
 /* The value of one element, before any mirror logic. Each element draws
  * from its own block of 16 counters. */
-static double draw(const fill *f, uint64_t seed, uint64_t stream, uint64_t i)
+static double draw(const fill *f, const tp_format *fmt, uint64_t seed, uint64_t stream, uint64_t i)
 {
     uint64_t base = i * 16;
     switch (f->kind) {
@@ -409,6 +422,8 @@ static double draw(const fill *f, uint64_t seed, uint64_t stream, uint64_t i)
     }
     case F_SPECIAL: {
         uint64_t r = tp_rng_u64(seed, stream, base);
+        if (fmt == &tp_bfloat16)
+            return special_bf16_values[r % (sizeof special_bf16_values / sizeof special_bf16_values[0])];
         return special_values[r % (sizeof special_values / sizeof special_values[0])];
     }
     case F_ALL: {
@@ -416,6 +431,12 @@ static double draw(const fill *f, uint64_t seed, uint64_t stream, uint64_t i)
         uint64_t k = i % 63488;
         uint16_t h = k < 31744 ? (uint16_t)k : (uint16_t)(0x8000 + (k - 31744));
         return tp_binary16.decode(h);
+    }
+    case F_ALL_BF16: {
+        /* finite patterns: 0x0000..0x7f7f and 0x8000..0xff7f (65280) */
+        uint64_t k = i % 65280;
+        uint16_t h = k < 32640 ? (uint16_t)k : (uint16_t)(0x8000 + (k - 32640));
+        return tp_bfloat16.decode(h);
     }
     case F_CONST:
         return f->p[0];
@@ -464,7 +485,7 @@ static void fill_rec(const sink *out, int rank, const int64_t *shape, const fill
             fesetround(FE_TONEAREST);
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < n; i++)
-                put(out, i, draw(f, seed, stream, (uint64_t)i));
+                put(out, i, draw(f, out->fmt, seed, stream, (uint64_t)i));
             fesetround(saved);
         }
         return;

@@ -23,13 +23,19 @@
  *   uniform(lo, hi)     lo + (hi - lo) * u, u uniform in [0, 1)
  *   wide(emin, emax)    random sign, (1 + u) * 2^e, e uniform integer in
  *                       [emin, emax]: magnitudes spread evenly over binades
- *                       (-30 <= emin <= emax <= 16 for 16-bit formats,
- *                       -155 ... 126 for binary32)
+ *                       (-30 <= emin <= emax <= 16 for binary16,
+ *                       -140 ... 127 for bfloat16, -155 ... 126 for
+ *                       binary32)
  *   special             values drawn from: +-0, +-2^-24, +-(2^-14 - 2^-24),
- *                       +-2^-14, +-1, +-65504, +-0.5, +-2^15
+ *                       +-2^-14, +-1, +-65504, +-0.5, +-2^15; in a bfloat16
+ *                       tensor its own: +-0, +-2^-133, +-(2^-126 - 2^-133),
+ *                       +-2^-126, +-1, +-0x1.fep127 (its largest), +-0.5,
+ *                       +-2^127
  *   near(v, w)          uniform in [v - w, v + w]
  *   all_f16             element i is the i-th finite binary16 pattern
  *                       (cycling through all 63488 finite patterns)
+ *   all_bf16            element i is the i-th finite bfloat16 pattern
+ *                       (cycling through all 65280; bf16 and f32 tensors)
  *   const(v)            every element equals v
  *   mirror(axis, F)     first half along axis from F; element at position
  *                       p >= h (h = extent/2) copies position p - h
@@ -96,7 +102,7 @@ int tp_fill_f16(uint16_t *out, int rank, const int64_t *shape, const char *fill,
 
 /* The same fills for a binary32 tensor: each drawn value rounded to
  * binary32 instead of binary16 (all_f16 and special still give binary16
- * values, which binary32 holds exactly). */
+ * values, which binary32 holds exactly; all_bf16 bfloat16 values). */
 int tp_fill_f32(float *out, int rank, const int64_t *shape, const char *fill, uint64_t seed,
                 const char *tensor_name, char *err, size_t errlen);
 

@@ -15,6 +15,10 @@
  *     works on the aligned 32-bit word that contains the 16-bit word.
  *   - Wavefronts are 64 lanes on AMD CDNA (gfx90a, gfx942), 32 on RDNA and
  *     NVIDIA: reductions must use warpSize, never a literal 32.
+ *   - bfloat16 is a different type on each side (HIP 5.2's hip_bfloat16
+ *     struct, CUDA's __nv_bfloat16): kernels and harnesses say tp_bf16 and
+ *     convert with tp_bf162float (exact) and tp_float2bf16 (round to
+ *     nearest even, as both vendors' conversions do).
  *
  * Also defines TP_BACKEND ("cuda" or "hip") and the integer helpers that
  * launch expressions of contracts use (tp_ceil_div, tp_min, tp_max,
@@ -30,8 +34,14 @@
 /* ---------------------------------------------------------------- AMD */
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
+#include <hip/hip_bfloat16.h>
 #define TP_BACKEND "hip"
 #define TP_BACKEND_HIP 1
+
+typedef hip_bfloat16 tp_bf16;
+static __host__ __device__ inline float tp_bf162float(tp_bf16 h) { return (float)h; }
+/* hip_bfloat16(float) rounds to nearest even (float_to_bfloat16). */
+static __host__ __device__ inline tp_bf16 tp_float2bf16(float f) { return tp_bf16(f); }
 
 /* Device architecture name, e.g. "gfx90a:sramecc+:xnack-". */
 static inline void tp_device_arch(const hipDeviceProp_t *p, char *out, size_t n)
@@ -47,9 +57,15 @@ static inline void tp_device_arch(const hipDeviceProp_t *p, char *out, size_t n)
 /* ------------------------------------------------------------- NVIDIA */
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <stdio.h>
 #define TP_BACKEND "cuda"
 #define TP_BACKEND_CUDA 1
+
+typedef __nv_bfloat16 tp_bf16;
+static __host__ __device__ inline float tp_bf162float(tp_bf16 h) { return __bfloat162float(h); }
+/* __float2bfloat16 rounds to nearest even (cvt.rn.bf16.f32 on the device). */
+static __host__ __device__ inline tp_bf16 tp_float2bf16(float f) { return __float2bfloat16(f); }
 
 typedef cudaError_t hipError_t;
 typedef cudaDeviceProp hipDeviceProp_t;

@@ -36,10 +36,11 @@ have() { if [ "$1" = cuda ]; then [ -n "$NVCC" ]; else [ -n "$HIPCC" ]; fi; }
 target() { if [ "$1" = cuda ]; then echo "nvcc sm_90"; else echo "hipcc gfx90a"; fi; }
 
 # A kernel using the portability names: warp shuffles without masks,
-# warpSize-wide reductions, the 16-bit CAS on a 32-bit word, fp16 I/O.
+# warpSize-wide reductions, the 16-bit CAS on a 32-bit word, fp16 and
+# bf16 I/O.
 cat >"$tmp/portable.hip" <<'EOF'
 #include "tp_hip.h"
-__global__ void k(const __half *x, __half *y, unsigned short *w, float *sum, int n)
+__global__ void k(const __half *x, __half *y, unsigned short *w, float *sum, const tp_bf16 *bx, tp_bf16 *by, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = i < n ? __half2float(__ldg(&x[i])) : 0.0f;
@@ -50,6 +51,7 @@ __global__ void k(const __half *x, __half *y, unsigned short *w, float *sum, int
     if (i < n) {
         y[i] = __float2half(tanhf(expf(v)) * rsqrtf(2.0f) + fmaf(v, v, 1.0f));
         tp_atomic_cas_u16(&w[i], 0, 1);
+        by[i] = tp_float2bf16(tp_bf162float(bx[i]) * v);
     }
     __syncthreads();
 }
@@ -57,7 +59,7 @@ int main()
 {
     int64_t g = tp_ceil_div(1000, 256) + tp_min(1, 2) + tp_max(1, 2) + tp_next_pow2(100);
     hipLaunchKernelGGL(k, dim3((unsigned)g), dim3(256), 0, 0, (const __half *)0, (__half *)0,
-                       (unsigned short *)0, (float *)0, 0);
+                       (unsigned short *)0, (float *)0, (const tp_bf16 *)0, (tp_bf16 *)0, 0);
     return hipGetLastError() == hipSuccess ? 0 : 1;
 }
 EOF

@@ -316,7 +316,13 @@ static void test_fill_check(void)
         {"wide(-1.5, 3)", TP_F16, 1, "-1.5 is not an integer"},
         {"wide(3, 1)", TP_F16, 1, "wide needs integer exponents"},
         {"wide(-40, 0)", TP_F16, 1, "wide needs integer exponents -30 <= emin <= emax <= 16"},
-        {"wide(-40, 0)", TP_BF16, 1, "wide needs integer exponents -30 <= emin <= emax <= 16"},
+        {"wide(-40, 0)", TP_BF16, 1, NULL},
+        {"wide(-140, 127)", TP_BF16, 1, NULL},
+        {"wide(-141, 0)", TP_BF16, 1, "wide needs integer exponents -140 <= emin <= emax <= 127 for bfloat16"},
+        {"wide(0, 128)", TP_BF16, 1, "wide needs integer exponents -140 <= emin <= emax <= 127 for bfloat16"},
+        {"all_bf16", TP_BF16, 1, NULL},
+        {"all_bf16", TP_F32, 1, NULL},
+        {"all_bf16", TP_F16, 1, "fill 'all_bf16' is for f32, bf16 tensors, not f16"},
         {"wide(-155, 126)", TP_F32, 1, NULL},
         {"wide(-156, 0)", TP_F32, 1, "wide needs integer exponents -155 <= emin <= emax <= 126 for binary32"},
         {"wide(0, 127)", TP_F32, 1, "wide needs integer exponents -155 <= emin <= emax <= 126 for binary32"},
@@ -355,6 +361,9 @@ static void test_fill_check(void)
     tap_ok(strcmp(e.expected, "normal(mu, sigma), uniform(lo, hi), wide(emin, emax), special, near(v, w), all_f16, "
                               "const(v), mirror(axis, F), antimirror(axis, F, sigma)") == 0,
            "a float fill's expected part lists the float forms: %s", e.expected);
+    tp_fill_check("gauss", TP_BF16, 1, &e);
+    tap_ok(strstr(e.expected, "all_f16, all_bf16, const(v)") != NULL,
+           "a bf16 fill's expected part lists all_bf16 too: %s", e.expected);
     tp_fill_check("gauss", TP_I64, 1, &e);
     tap_ok(strcmp(e.expected, "randint(lo, hi) (lo <= v < hi), zipf(n) (P(v) ~ 1/(v+1), 0 <= v < n), const(v)") == 0,
            "an index fill's expected part lists the index forms: %s", e.expected);
@@ -380,6 +389,28 @@ static void test_wide_f32(void)
     tap_ok(rc == 0 && finite == N && tiny > 0 && huge > 0,
            "fill wide(-155, 126) on binary32: %d of %d finite, %d below 2^-126, %d at or above 2^120", finite, N, tiny,
            huge);
+}
+
+/* FILL in a 16-bit format gives each finite pattern (exponent bits EXP
+ * not all set) exactly once in its N elements. */
+static void enumerates_finite(const tp_format *fmt, const char *fill, int64_t n, uint16_t exp)
+{
+    char err[256];
+    uint16_t *w = malloc((size_t)n * 2);
+    unsigned char *seen = calloc(65536, 1);
+    int rc = tp_fill_float(fmt, w, 1, &n, fill, 5, "W", err, sizeof err);
+    int dup = 0, nonfinite = 0, missing = 0;
+    for (int64_t i = 0; i < n; i++) {
+        dup += seen[w[i]]++ > 0;
+        nonfinite += (w[i] & exp) == exp;
+    }
+    for (uint32_t h = 0; h < 65536; h++)
+        missing += (h & exp) != exp && !seen[h];
+    tap_ok(rc == 0 && dup == 0 && nonfinite == 0 && missing == 0,
+           "%s enumerates every finite pattern once in %lld elements (%d dup, %d non-finite, %d missing)", fill,
+           (long long)n, dup, nonfinite, missing);
+    free(seen);
+    free(w);
 }
 
 static int count_diff(const uint16_t *a, const uint16_t *b, size_t n)
@@ -539,23 +570,32 @@ static void test_rng(void)
         free(w);
     }
 
-    /* all_f16: each finite pattern exactly once in 63488 elements */
+    /* all_f16, all_bf16: each finite pattern exactly once */
+    enumerates_finite(&tp_binary16, "all_f16", 63488, 0x7c00);
+    enumerates_finite(&tp_bfloat16, "all_bf16", 65280, 0x7f80);
+
+    /* special in bfloat16: its own extremes, each of the 16 values drawn */
     {
-        int64_t n = 63488;
+        static const uint16_t want[16] = {0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0080, 0x8080,
+                                          0x3f80, 0xbf80, 0x7f7f, 0xff7f, 0x3f00, 0xbf00, 0x7f00, 0xff00};
+        int64_t n = 4096;
         uint16_t *w = malloc((size_t)n * 2);
-        unsigned char *seen = calloc(65536, 1);
-        rc = tp_fill_f16(w, 1, &n, "all_f16", 5, "W", err, sizeof err);
-        int dup = 0, nonfinite = 0, missing = 0;
+        rc = tp_fill_float(&tp_bfloat16, w, 1, &n, "special", 9, "S", err, sizeof err);
+        int other = 0, hit[16] = {0}, missing = 0;
         for (int64_t i = 0; i < n; i++) {
-            dup += seen[w[i]]++ > 0;
-            nonfinite += (w[i] & 0x7c00) == 0x7c00;
+            int k = 0;
+            while (k < 16 && want[k] != w[i])
+                k++;
+            if (k == 16)
+                other++;
+            else
+                hit[k] = 1;
         }
-        for (uint32_t h = 0; h < 65536; h++)
-            missing += (h & 0x7c00) != 0x7c00 && !seen[h];
-        tap_ok(rc == 0 && dup == 0 && nonfinite == 0 && missing == 0,
-               "all_f16 enumerates every finite pattern once in 63488 elements (%d dup, %d non-finite, %d missing)",
-               dup, nonfinite, missing);
-        free(seen);
+        for (int k = 0; k < 16; k++)
+            missing += !hit[k];
+        tap_ok(rc == 0 && other == 0 && missing == 0,
+               "special in a bf16 tensor draws bfloat16's extremes: subnormals, 2^-126, +-0x1.fep127 "
+               "(%d other values, %d of 16 never drawn)", other, missing);
         free(w);
     }
 

@@ -139,7 +139,12 @@ int ew_exact_nodes(ew_exact_ws *w, const ew_prog *p, const float *in, int upto, 
         }
         default: return -1;
         }
-        if (mpfi_nan_p(r) || mpfi_inf_p(r))
+        /* An infinite end of an intermediate is MPFR's range overflowing
+         * (exp(3e38), reachable from a bfloat16 input), not an unbounded
+         * real: [M, +inf] still encloses it, and a later division can
+         * bring the result back, as a / (1 + exp(-a)) does. The node
+         * asked for must be finite. */
+        if (mpfi_nan_p(r) || (i == upto && mpfi_inf_p(r)))
             return -1;
     }
     return 0;

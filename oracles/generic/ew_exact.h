@@ -37,7 +37,9 @@ int ew_exact(ew_exact_ws *w, const ew_prog *p, const float *in, const ew_tabs *t
 
 /* Evaluates nodes 0 .. upto into w->v (those `only` marks; NULL: all),
  * tabulated subtrees looked up in t at bits[input] when t is not NULL.
- * 0, or -1 where the real expression is undefined or unbounded. */
+ * 0, or -1 where the real expression is undefined or unbounded (node upto
+ * with an infinite end; earlier nodes may have one, where a value
+ * overflows MPFR's exponent range). */
 int ew_exact_nodes(ew_exact_ws *w, const ew_prog *p, const float *in, int upto, const unsigned char *only,
                    const ew_tabs *t, const uint16_t *bits);
 
