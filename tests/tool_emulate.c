@@ -14,6 +14,7 @@
  * of every GEMM output wrong by 2^-48, which its cross-check must catch. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/tp_fp16.h"
+#include "core/tp_format.h"
 #include "core/tp_op.h"
 #include "harness/tp_device.h"
 #include "tests/host_device.h" /* host memory, no timings: the device around cpu_launch */
@@ -30,6 +31,20 @@
 #include <string.h>
 
 static float h2f(uint16_t h) { return (float)tp_f16_to_double(h); }
+/* A 16-bit input in its format (binary16 or bfloat16), exactly. */
+static float load16(const tp_format *fmt, uint16_t h) { return (float)fmt->decode(h); }
+/* The kernel's rounding to a 16-bit output: nearest even (__float2half,
+ * tp_float2bf16); mutant truncate, bfloat16 only: toward zero, the low 16
+ * bits dropped (a common hand-written conversion). */
+static uint16_t store16(const tp_format *fmt, float f, const char *mutant)
+{
+    if (fmt == &tp_bfloat16 && strcmp(mutant, "truncate") == 0) {
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return (uint16_t)(u >> 16);
+    }
+    return (uint16_t)fmt->encode((double)f);
+}
 
 static void gemm(tp_case *c, const char *mutant)
 {
@@ -411,17 +426,19 @@ static void gelu_fwd(tp_case *c, const char *mutant)
     }
 }
 
-/* SwiGLU forward (op elementwise, contracts/swiglu_fwd.toml), with the
- * host's expf. Mutant wrong_constant: silu's 1 becomes 0.5. */
+/* SwiGLU forward (op elementwise, contracts/swiglu_fwd.toml and, in
+ * bfloat16, swiglu_fwd_bf16.toml), with the host's expf. Mutants:
+ * wrong_constant (silu's 1 becomes 0.5), truncate (store16). */
 static void swiglu_fwd(tp_case *c, const char *mutant)
 {
     const tp_tensor *A = tp_case_tensor(c, "a"), *B = tp_case_tensor(c, "b"), *Y = tp_case_tensor(c, "y");
+    const tp_format *fmt = tp_format_of(A->dtype);
     const uint16_t *a = A->data, *b = B->data;
     uint16_t *y = Y->data;
     const float one = strcmp(mutant, "wrong_constant") == 0 ? 0.5f : 1.0f;
     for (int64_t i = 0; i < A->numel; i++) {
-        const float av = h2f(a[i]), bv = h2f(b[i]);
-        y[i] = tp_f16_from_float(av / (one + expf(-av)) * bv);
+        const float av = load16(fmt, a[i]), bv = load16(fmt, b[i]);
+        y[i] = store16(fmt, av / (one + expf(-av)) * bv, mutant);
     }
 }
 
@@ -441,12 +458,14 @@ static void swiglu_bwd(tp_case *c, const char *mutant)
     }
 }
 
-/* RMSNorm forward (op rowwise, contracts/rmsnorm_fwd.toml): each row's
- * squares summed in order with fmaf, a correctly rounded rsqrtf. Mutant
- * no_eps: eps dropped from the root. */
+/* RMSNorm forward (op rowwise, contracts/rmsnorm_fwd.toml and, in
+ * bfloat16, rmsnorm_fwd_bf16.toml): each row's squares summed in order
+ * with fmaf, a correctly rounded rsqrtf. Mutants: no_eps (eps dropped
+ * from the root), truncate (store16). */
 static void rmsnorm_fwd(tp_case *c, const char *mutant)
 {
     const tp_tensor *X = tp_case_tensor(c, "x"), *W = tp_case_tensor(c, "w");
+    const tp_format *fmt = tp_format_of(X->dtype);
     const uint16_t *x = X->data, *w = W->data;
     uint16_t *y = tp_case_tensor(c, "y")->data;
     float *rstd = tp_case_tensor(c, "rstd")->data;
@@ -455,10 +474,10 @@ static void rmsnorm_fwd(tp_case *c, const char *mutant)
     for (int64_t r = 0; r < rows; r++) {
         float q = 0.0f;
         for (int64_t j = 0; j < cols; j++)
-            q = fmaf(h2f(x[r * cols + j]), h2f(x[r * cols + j]), q);
+            q = fmaf(load16(fmt, x[r * cols + j]), load16(fmt, x[r * cols + j]), q);
         const float rs = tp_ln_rsqrt_rn(q / (float)cols + eps);
         for (int64_t j = 0; j < cols; j++)
-            y[r * cols + j] = tp_f16_from_float(h2f(x[r * cols + j]) * rs * h2f(w[j]));
+            y[r * cols + j] = store16(fmt, load16(fmt, x[r * cols + j]) * rs * load16(fmt, w[j]), mutant);
         rstd[r] = rs;
     }
 }
@@ -593,7 +612,9 @@ static const struct {
     {"embedding_bwd", NULL, embedding_bwd},
     {"elementwise", "swiglu_fwd", swiglu_fwd},
     {"elementwise", "swiglu_bwd", swiglu_bwd},
+    {"elementwise", "swiglu_fwd_bf16", swiglu_fwd},
     {"rowwise", "rmsnorm_fwd", rmsnorm_fwd},
+    {"rowwise", "rmsnorm_fwd_bf16", rmsnorm_fwd},
     {"rowwise", "rmsnorm_bwd_input", rmsnorm_bwd_input},
     {"rowwise", "rmsnorm_bwd_weight", rmsnorm_bwd_weight},
 };
