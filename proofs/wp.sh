@@ -127,7 +127,9 @@ npass=0
 # over the goals SELECTION picks (default: all), log in $passes/N.log.
 # The cache keeps every result with the limit it had: a goal that timed
 # out under a limit is tried again under a longer one, a proved goal never
-# is, and a prover's failure is not run again until a retry (below).
+# is, and a prover's failure is not run again until a retry (below), which
+# runs with cache_mode=rebuild.
+cache_mode=update
 pass() {
     local limit=$1 list=$2
     shift 2
@@ -136,7 +138,7 @@ pass() {
     frama-c -wp -wp-rte -warn-special-float none -wp-model "$model" \
         -wp-driver "$root/proofs/why3/tolproof.driver" \
         -wp-prover "$list" -wp-par 2 -wp-timeout "$limit" \
-        -wp-cache update -wp-cache-dir "$cache" \
+        -wp-cache "$cache_mode" -wp-cache-dir "$cache" \
         "$@" "$src" >> "$passes/$npass.log" 2>&1
 }
 # every_goal LIMIT PROVERS [SELECTION...]: a pass that must run, over all
@@ -223,20 +225,19 @@ done
 # s and 43 -> 31 s, no retry pass). Gappa's own time is capped at 5 s of
 # CPU in why3.conf.in: where it proves a goal it takes milliseconds.
 # A prover's "failed" (it crashed, or printed nothing Why3 understands) is
-# cached like an answer, whatever the limit, and a retry would only read
-# it back: so the cache's failures are dropped before each retry, and the
-# prover runs again. Seen on 2026-11-25: a fresh clone's gelu_fwd.c left
-# three goals whose z3 and Gappa runs had "Failed" under load in the first
-# pass, read back from the cache in both retries; alone, z3 proves each in
-# 2 to 3 s. Other oracles' entries may go too (the cache is shared): they
-# cost one more prover run where a goal is tried again.
-forget_failures() {
-    grep -lE '"verdict": *"failed"' "$cache"/*.json 2>/dev/null | xargs -r rm -f --
-}
+# cached like an answer, whatever the limit, and a retry in update mode
+# would only read it back. Seen on 2026-11-25: a fresh clone's gelu_fwd.c
+# left three goals whose z3 and Gappa runs had "Failed" under load in the
+# first pass, read back from the cache in both retries; alone, z3 proves
+# each in 2 to 3 s. So the retries run with -wp-cache rebuild: every goal
+# they select goes to the provers again (the selection may hold goals
+# already proved, which costs prover time on this rare path) and its new
+# answer replaces the cached one. No cache entry is deleted: the cache
+# directory may be the user's (TP_WP_CACHE_DIR).
+cache_mode=rebuild
 for limit in $retry_timeouts; do
     grep -q '^pending ' <<<"$(goal_status)" || break
     echo "wp.sh: $name: goals left unproved; trying them again with ${limit} s" >&2
-    forget_failures
     again "$limit" "$provers"
 done
 end=$(date +%s.%N)
