@@ -261,6 +261,18 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
             free(p);
             return has_nul ? nul_failure(item, &e) : failure(&e);
         }
+        for (int k = 0; k < p->nreads; k++) { /* INPUT[INDEX]: a shape expression over the dims, row and col */
+            char c[1024];
+            int axis;
+            if (ew_read_check(p->read[k].index, ndims, dims, c, sizeof c, &axis, &e) != 0) {
+                char what[sizeof e.what];
+                snprintf(what, sizeof what, "%.60s[%.111s]: %.320s", p->read[k].tensor >= 0 ? names[p->read[k].tensor] : "index",
+                         p->read[k].index, e.what);
+                snprintf(e.what, sizeof e.what, "%s", what);
+                free(p);
+                return failure(&e);
+            }
+        }
         json_t *fns = json_array();
         for (int k = 0; k < EW_NFNS; k++)
             if (p->fns_used >> k & 1u)

@@ -42,6 +42,13 @@ static void test_parse(void)
         {"16777217", "above 2^24"},
         {"1e39f", "beyond the binary32 range"},
         {"", "missing operand"},
+        {"a * b[(col + 1) % 4] + index(row)", NULL},
+        {"sinf(a) * cosf(b)", NULL},
+        {"a[col", "missing ']'"},
+        {"a[ ] + b", "an empty index"},
+        {"index(col + 1", "missing ')'"},
+        {"c[col]", "unknown name 'c'"},
+        {"a[0] + a[1] + a[2] + a[3] + a[4] + a[5] + a[6] + a[7] + a[8]", "too many indexed reads"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ew_prog p;
@@ -75,6 +82,7 @@ static void test_parse(void)
 }
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
+static float h2f_(uint16_t h) { return (float)tp_f16_to_double(h); }
 static uint16_t draw_f16(int emax)
 {
     for (;;) {
@@ -322,6 +330,126 @@ static void test_op(void)
     free(a), free(b), free(ref);
 }
 
+/* A rotary embedding over [rows, d] with the kernel's arithmetic, on the
+ * host: partner at (col + d/2) % d, angle pos[row] * f[col % (d/2)], sinf
+ * and cosf shifted by s and c binary32 steps from the correctly rounded
+ * values, the products fused or not. */
+static float rope_host(float x, float xp, int first, float angle, int s, int c, int fuse)
+{
+    const float sn = fn_steps(EW_SIN - EW_FIRST_FN, angle, s), cs = fn_steps(EW_COS - EW_FIRST_FN, angle, c);
+    const float o = first ? -xp : xp;
+    return fuse == 0 ? x * cs + o * sn : fuse == 1 ? fmaf(x, cs, o * sn) : fmaf(o, sn, x * cs);
+}
+
+/* Indexed reads, index() and int32 inputs: INDEX checked against the
+ * dims, row and col; a rotary embedding's admitted sets hold every
+ * evaluation the model allows; an index outside its tensor and an int32
+ * beyond 2^24 refused, naming what. */
+static void test_indexed(void)
+{
+    static const char *const dims[] = {"rows", "d"};
+    char cexpr[512];
+    int axis;
+    tp_grammar_error e;
+    tap_ok(ew_read_check("(col + d / 2) % d", 2, dims, cexpr, sizeof cexpr, &axis, &e) == 0 && axis == EW_ON_COL,
+           "INDEX (col + d / 2) %% d is over col");
+    tap_ok(ew_read_check("row / 2", 2, dims, cexpr, sizeof cexpr, &axis, &e) == 0 && axis == EW_ON_ROW,
+           "INDEX row / 2 is over row");
+    tap_ok(ew_read_check("d - 1", 2, dims, cexpr, sizeof cexpr, &axis, &e) == 0 && axis == EW_ON_NONE,
+           "INDEX d - 1 is over neither");
+    tap_ok(ew_read_check("row + col", 2, dims, cexpr, sizeof cexpr, &axis, &e) != 0 && strstr(e.what, "both row and col"),
+           "INDEX row + col is refused: %s", e.what);
+    tap_ok(ew_read_check("cols", 2, dims, cexpr, sizeof cexpr, &axis, &e) != 0 && strstr(e.what, "cols"),
+           "INDEX over an unknown name is refused: %s", e.what);
+    static const char *const rowdims[] = {"row", "d"};
+    tap_ok(ew_read_check("col", 2, rowdims, cexpr, sizeof cexpr, &axis, &e) != 0 && strstr(e.what, "hides"),
+           "a dim named row is refused: %s", e.what);
+
+    enum { R = 64, D = 16, H = D / 2, N = R * D };
+    uint16_t *x = malloc(N * 2), *y = calloc(N, 2);
+    int32_t pos[R];
+    float f[H];
+    for (int i = 0; i < N; i++)
+        x[i] = draw_f16(2);
+    for (int r = 0; r < R; r++)
+        pos[r] = (int32_t)(rng % 140000), rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    for (int i = 0; i < H; i++)
+        f[i] = i == 0 ? 1.57079637f : (float)pow(10000.0, -(double)i / H);
+    const tp_op *op = tp_op_find("elementwise");
+    json_error_t je;
+    tp_value *model = model_of(json_loads(
+        "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"expr\": {\"y\": "
+        "\"x * cosf(pos[row] * f[col % (d / 2)]) + select(index(col) < index(d / 2), -x[(col + d / 2) % d], "
+        "x[(col + d / 2) % d]) * sinf(pos[row] * f[col % (d / 2)])\"}, \"ulp\": {\"sinf\": {\"cuda\": 2}, "
+        "\"cosf\": {\"cuda\": 2}}}",
+        0, &je));
+    tp_case c;
+    memset(&c, 0, sizeof c);
+    c.name = "rope";
+    c.ndims = 2, c.dim_names[0] = "rows", c.dim_names[1] = "d", c.dims[0] = R, c.dims[1] = D;
+    c.tensors[c.ntensors++] = (tp_tensor){"x", TP_F16, 2, {R, D}, N, x, NULL};
+    c.tensors[c.ntensors++] = (tp_tensor){"pos", TP_I32, 1, {R}, R, pos, NULL};
+    c.tensors[c.ntensors++] = (tp_tensor){"f", TP_F32, 1, {H}, H, f, NULL};
+    c.tensors[c.ntensors++] = (tp_tensor){"y", TP_F16, 2, {R, D}, N, y, y};
+    c.backend = "cuda";
+    tp_ref *ref = malloc(N * sizeof *ref);
+    char err[600] = "";
+    int rc = !op || !model || op->check_model(model, err, sizeof err) ||
+             op->reference(model, &c, "y", ref, err, sizeof err);
+    long n = 0, outside = 0, exact_out = 0;
+    for (int i = 0; rc == 0 && i < N; i++) {
+        const int row = i / D, col = i % D, first = col < H;
+        const float xv = h2f_(x[i]), xp = h2f_(x[row * D + (col + H) % D]);
+        const float angle = (float)pos[row] * f[col % H];
+        for (int s = -2; s <= 2; s++)
+            for (int k = -2; k <= 2; k++)
+                for (int fu = 0; fu < 3; fu++) {
+                    const double v = tp_f16_to_double(tp_f16_from_float(rope_host(xv, xp, first, angle, s, k, fu)));
+                    outside += !(ref[i].allow_lo <= v && v <= ref[i].allow_hi);
+                    n++;
+                }
+        /* the exact value at 200 bits: over the reals the angle is pos * f unrounded (exact in double: 25 + 24
+         * significant bits) */
+        mpfr_t t, sn, cs, r;
+        mpfr_inits2(200, t, sn, cs, r, (mpfr_ptr)0);
+        mpfr_set_d(t, (double)pos[row] * f[col % H], MPFR_RNDN);
+        mpfr_sin_cos(sn, cs, t, MPFR_RNDN);
+        mpfr_mul_d(cs, cs, xv, MPFR_RNDN);
+        mpfr_mul_d(sn, sn, first ? -xp : xp, MPFR_RNDN);
+        mpfr_add(r, cs, sn, MPFR_RNDN);
+        const double ex = mpfr_get_d(r, MPFR_RNDN);
+        exact_out += !(ref[i].exact_lo <= ex && ex <= ref[i].exact_hi);
+        mpfr_clears(t, sn, cs, r, (mpfr_ptr)0);
+    }
+    tap_ok(rc == 0 && outside == 0 && n == (long)N * 75,
+           "rotary embedding (indexed reads, int32 positions up to 140000, a quarter-turn frequency): %ld host "
+           "evaluations (sinf, cosf within 2 steps, fused either way or not), %ld outside (%s)", n, outside, err);
+    tap_ok(rc == 0 && exact_out == 0, "its exact enclosures hold the 200-bit MPFR value (%ld not)", exact_out);
+    /* the angle and its reads are the row's and column's: the partner is read in the same row */
+    pos[5] = 1 << 24;
+    rc = op->check_case(model, &c, err, sizeof err);
+    tap_ok(rc == 0, "a position of exactly 2^24 is exact in binary32 and accepted (%s)", err);
+    pos[5] = (1 << 24) + 1;
+    rc = op->check_case(model, &c, err, sizeof err);
+    tap_ok(rc != 0 && strstr(err, "input pos holds 16777217 at element 5"),
+           "a position above 2^24 is refused, naming the element (%s)", err);
+    pos[5] = 7;
+    tp_value_free(model);
+    model = model_of(json_loads("{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", "
+                                "\"expr\": {\"y\": \"x + x[col + 1]\"}}", 0, &je));
+    rc = op->check_case(model, &c, err, sizeof err);
+    tap_ok(rc != 0 && strstr(err, "x[col + 1] is 16 at col 15; expected an index in 0 .. 15 (a column of x)"),
+           "an index past the row is refused, naming where (%s)", err);
+    tp_value_free(model);
+    model = model_of(json_loads("{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", "
+                                "\"expr\": {\"y\": \"x * index(row) + f[row]\"}}", 0, &je));
+    rc = op->check_case(model, &c, err, sizeof err);
+    tap_ok(rc != 0 && strstr(err, "f[row] is 8 at row 8; expected an index in 0 .. 7 (an element of f)"),
+           "a vector read past its end is refused, naming where (%s)", err);
+    tp_value_free(model);
+    free(x), free(y), free(ref);
+}
+
 int main(void)
 {
     fesetround(FE_TONEAREST);
@@ -329,6 +457,7 @@ int main(void)
     test_admit();
     test_exact();
     test_op();
+    test_indexed();
     test_gelu_cross();
     return tap_done();
 }

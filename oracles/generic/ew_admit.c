@@ -9,7 +9,10 @@
 
 #include <float.h>
 #include <math.h>
+#include <mpfi.h>
 #include <mpfr.h>
+#include <stdint.h>
+#include <string.h>
 
 /* The primitives' `in_range` requires, checked in double with a margin: a
  * double within 0x1.fffffcp127 (FLT_MAX less half its ulp) is the rounding
@@ -44,7 +47,32 @@ static int mul_fits(tp_ival32 a, tp_ival32 b)
            fits((double)a.hi * b.hi);
 }
 
+/* RN32 of device function k at x, remembered per thread: a rotary
+ * embedding meets each angle once per head and element of its pair. A
+ * pure function of (k, x), so a remembered value is the value computed
+ * again. */
+enum { RN32_MEMO_BITS = 12 };
+static _Thread_local struct {
+    uint32_t x;
+    int k; /* k + 1: 0 marks an empty slot */
+    float v;
+} rn32_memo[1 << RN32_MEMO_BITS];
+
+static float fn_rn32(int k, float x);
+
 float ew_fn_rn32(int k, float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    const uint32_t h = ((bits ^ (uint32_t)k * 0x85ebca6bu) * 0x9e3779b1u) >> (32 - RN32_MEMO_BITS);
+    if (rn32_memo[h].k == k + 1 && rn32_memo[h].x == bits)
+        return rn32_memo[h].v;
+    const float v = fn_rn32(k, x);
+    rn32_memo[h].x = bits, rn32_memo[h].k = k + 1, rn32_memo[h].v = v;
+    return v;
+}
+
+static float fn_rn32(int k, float x)
 {
     const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
     mpfr_set_emin(-148);
@@ -61,6 +89,8 @@ float ew_fn_rn32(int k, float x)
     case EW_LOG: inex = mpfr_log(r, t, MPFR_RNDN); break;
     case EW_TANH: inex = mpfr_tanh(r, t, MPFR_RNDN); break;
     case EW_ERF: inex = mpfr_erf(r, t, MPFR_RNDN); break;
+    case EW_SIN: inex = mpfr_sin(r, t, MPFR_RNDN); break;
+    case EW_COS: inex = mpfr_cos(r, t, MPFR_RNDN); break;
     default: mpfr_set_nan(r); break;
     }
     inex = mpfr_check_range(r, inex, MPFR_RNDN);
@@ -73,9 +103,27 @@ float ew_fn_rn32(int k, float x)
     return v;
 }
 
+/* sinf and cosf are not monotone: over an interval of arguments, the
+ * ends of an MPFI enclosure of the function's range, rounded outward to
+ * binary32, hold every RN32 of a value in it (RN32 is monotone). */
+static void trig_range(ew_kind kind, tp_ival32 a, float *lo, float *hi)
+{
+    mpfi_t t;
+    mpfi_init2(t, 64);
+    mpfi_interv_d(t, a.lo, a.hi); /* exact: binary32 ends */
+    if (kind == EW_SIN)
+        mpfi_sin(t, t);
+    else
+        mpfi_cos(t, t);
+    *lo = mpfr_get_flt(&t->left, MPFR_RNDD);
+    *hi = mpfr_get_flt(&t->right, MPFR_RNDU);
+    mpfi_clear(t);
+}
+
 /* A device function on an interval: the correctly rounded ends (the
- * functions are monotone on their domains: rsqrtf decreasing, the others
- * increasing), widened by k vendor ulps, or exactly those ends (k = 0). */
+ * functions other than sinf and cosf are monotone on their domains:
+ * rsqrtf decreasing, the others increasing), widened by k vendor ulps, or
+ * exactly those ends (k = 0). */
 static int device_fn(int k, int ulp, tp_ival32 a, tp_ival32 *r, const char **why)
 {
     const ew_kind kind = (ew_kind)(EW_FIRST_FN + k);
@@ -91,7 +139,11 @@ static int device_fn(int k, int ulp, tp_ival32 a, tp_ival32 *r, const char **why
         *r = tp_ival32_sqrt(a);
         return 0;
     }
-    float lo = ew_fn_rn32(k, a.lo), hi = ew_fn_rn32(k, a.hi);
+    float lo, hi;
+    if ((kind == EW_SIN || kind == EW_COS) && a.lo != a.hi)
+        trig_range(kind, a, &lo, &hi);
+    else
+        lo = ew_fn_rn32(k, a.lo), hi = a.hi == a.lo ? lo : ew_fn_rn32(k, a.hi);
     if (kind == EW_RSQRT) {
         const float t = lo;
         lo = hi, hi = t;

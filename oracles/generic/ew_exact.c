@@ -1,6 +1,9 @@
 #include "oracles/generic/ew_exact.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 void ew_exact_init(ew_exact_ws *w, const ew_prog *p)
 {
@@ -10,6 +13,8 @@ void ew_exact_init(ew_exact_ws *w, const ew_prog *p)
     mpfr_init2(w->t, EW_EXACT_PREC);
     for (int k = 0; k < EW_MAX_INPUTS; k++)
         w->box[k] = NULL;
+    for (int i = 0; i < EW_MAX_NODES; i++)
+        w->memo[i] = NULL;
 }
 
 void ew_exact_clear(ew_exact_ws *w)
@@ -17,7 +22,55 @@ void ew_exact_clear(ew_exact_ws *w)
     for (int i = 0; i < w->n; i++)
         mpfi_clear(w->v[i]);
     mpfr_clear(w->t);
+    for (int i = 0; i < EW_MAX_NODES; i++) {
+        if (!w->memo[i])
+            continue;
+        for (int k = 0; k < EW_MEMO_SLOTS; k++)
+            if (w->memo[i][k].full)
+                mpfi_clear(w->memo[i][k].v);
+        free(w->memo[i]);
+        w->memo[i] = NULL;
+    }
     w->n = 0;
+}
+
+/* A device function of a point operand that is a double (a rotary
+ * embedding's angle pos * f: one per token and pair, read by every head
+ * and both elements of the pair) is computed once per value: the slot of
+ * node i for that double, or NULL when the operand is not such a point or
+ * no memory is left (then the caller computes it). *hit tells whether the
+ * slot already holds f(x). The function is the real one, so a remembered
+ * enclosure is the enclosure computed again; a slot is keyed by the
+ * function and the value, not by the program (op rowwise evaluates
+ * several programs in one workspace). */
+static ew_memo_slot *memo_slot(ew_exact_ws *w, int i, ew_kind kind, mpfi_srcptr a, int *hit)
+{
+    if (!mpfr_equal_p(&a->left, &a->right))
+        return NULL;
+    const double x = mpfr_get_d(&a->left, MPFR_RNDN);
+    if (!isfinite(x) || mpfr_cmp_d(&a->left, x) != 0)
+        return NULL;
+    if (!w->memo[i] && !(w->memo[i] = calloc(EW_MEMO_SLOTS, sizeof *w->memo[i])))
+        return NULL;
+    uint64_t key;
+    memcpy(&key, &x, sizeof key);
+    ew_memo_slot *m = &w->memo[i][(key * 0x9e3779b97f4a7c15ull) >> (64 - EW_MEMO_BITS)];
+    *hit = m->full && m->key == key && m->kind == kind;
+    if (!m->full)
+        mpfi_init2(m->v, EW_EXACT_PREC), m->full = 1;
+    m->key = key, m->kind = kind;
+    return m;
+}
+
+/* r = f(a) for the device functions memo_slot may serve */
+static void device_fn_exact(ew_kind k, mpfi_ptr r, mpfi_srcptr a)
+{
+    switch (k) {
+    case EW_EXP: mpfi_exp(r, a); break;
+    case EW_TANH: mpfi_tanh(r, a); break;
+    case EW_SIN: mpfi_sin(r, a); break;
+    default: mpfi_cos(r, a); break; /* EW_COS */
+    }
 }
 
 /* Three-valued comparison of two enclosures: 1 holds for every pair of
@@ -119,13 +172,25 @@ int ew_exact_nodes(ew_exact_ws *w, const ew_prog *p, const float *in, int upto, 
                 mpfi_ui_div(r, 1, r);
             break;
         case EW_RN16: mpfi_set(r, w->v[nd->a]); break; /* the real expression: no rounding */
-        case EW_EXP: mpfi_exp(r, w->v[nd->a]); break;
+        case EW_EXP:
+        case EW_TANH:
+        case EW_SIN:
+        case EW_COS: {
+            int hit = 0;
+            ew_memo_slot *m = memo_slot(w, i, nd->kind, w->v[nd->a], &hit);
+            if (m && !hit)
+                device_fn_exact(nd->kind, m->v, w->v[nd->a]);
+            if (m)
+                mpfi_set(r, m->v); /* exact: the same precision */
+            else
+                device_fn_exact(nd->kind, r, w->v[nd->a]);
+            break;
+        }
         case EW_LOG:
             if (mpfr_sgn(&w->v[nd->a]->left) <= 0)
                 return -1;
             mpfi_log(r, w->v[nd->a]);
             break;
-        case EW_TANH: mpfi_tanh(r, w->v[nd->a]); break;
         case EW_ERF: {
             mpfr_t l, h;
             mpfr_init2(l, EW_EXACT_PREC);

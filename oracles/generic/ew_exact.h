@@ -10,8 +10,20 @@
 #include "oracles/generic/ew_tab.h"
 
 #include <mpfi.h>
+#include <stdint.h>
 
 #define EW_EXACT_PREC 256
+
+/* A remembered device function value: kind's f(key) for the double whose
+ * bits are key (oracles/generic/ew_exact.c, memo_slot). */
+#define EW_MEMO_BITS 12
+#define EW_MEMO_SLOTS (1 << EW_MEMO_BITS)
+typedef struct {
+    uint64_t key;
+    ew_kind kind;
+    int full; /* v is initialised (and holds f(key) once written) */
+    mpfi_t v;
+} ew_memo_slot;
 
 /* One thread's MPFI values for a program of at most EW_MAX_NODES nodes. */
 typedef struct {
@@ -21,6 +33,9 @@ typedef struct {
     /* box[k]: input k's enclosure, read instead of in[k] (a row's reduced
      * value in op rowwise); NULL (as ew_exact_init leaves them): in[k] */
     mpfi_srcptr box[EW_MAX_INPUTS];
+    /* per node, a direct-mapped table of device function values at
+     * point operands (NULL until the node first meets one) */
+    ew_memo_slot *memo[EW_MAX_NODES];
 } ew_exact_ws;
 
 void ew_exact_init(ew_exact_ws *w, const ew_prog *p);

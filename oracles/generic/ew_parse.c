@@ -5,6 +5,8 @@
 #define _DEFAULT_SOURCE /* strtof's locale-free use is enough: contracts are ASCII */
 #include "oracles/generic/ew_prog.h"
 
+#include "core/tp_expr.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fenv.h>
@@ -13,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fn_names[EW_NFNS] = {"sqrtf", "rsqrtf", "expf", "logf", "tanhf", "erff"};
+static const char *const fn_names[EW_NFNS] = {"sqrtf", "rsqrtf", "expf", "logf", "tanhf", "erff", "sinf", "cosf"};
 
 const char *ew_fn_name(int k) { return k >= 0 && k < EW_NFNS ? fn_names[k] : NULL; }
 
 #define EXPECTED_PRIMARY                                                                                             \
-    "a number (1, 0.5f, 1e-5f), an input tensor, a function (fmaf, fminf, fmaxf, select, sqrtf, rsqrtf, expf, "       \
-    "logf, tanhf, erff, __float2half, __half2float) or '('"
+    "a number (1, 0.5f, 1e-5f), an input tensor (x or x[INDEX]), index(INDEX), a function (fmaf, fminf, fmaxf, "    \
+    "select, sqrtf, rsqrtf, expf, logf, tanhf, erff, sinf, cosf, __float2half, __half2float) or '('"
 
 typedef struct {
     const char *text, *s;
@@ -146,7 +148,8 @@ static const struct {
     int arity;
 } fns[] = {{"fmaf", EW_FMA, 3},   {"fminf", EW_MIN, 2}, {"fmaxf", EW_MAX, 2}, {"select", EW_SELECT, 3},
            {"sqrtf", EW_SQRT, 1}, {"rsqrtf", EW_RSQRT, 1}, {"expf", EW_EXP, 1}, {"logf", EW_LOG, 1},
-           {"tanhf", EW_TANH, 1}, {"erff", EW_ERF, 1}, {"__float2half", EW_RN16, 1},
+           {"tanhf", EW_TANH, 1}, {"erff", EW_ERF, 1}, {"sinf", EW_SIN, 1}, {"cosf", EW_COS, 1},
+           {"__float2half", EW_RN16, 1},
            {"__half2float", EW_NKINDS, 1} /* the identity: no node */};
 
 static int call(parser *q, const char *name, size_t len)
@@ -181,8 +184,59 @@ static int call(parser *q, const char *name, size_t len)
     char what[128], nm[80];
     snprintf(what, sizeof what, "unknown function %s", tp_grammar_quote(name, len < 60 ? len : 60, nm, sizeof nm));
     q->s = name;
-    return fail(q, what, "fmaf, fminf, fmaxf, select, sqrtf, rsqrtf, expf, logf, tanhf, erff, __float2half or "
-                         "__half2float");
+    return fail(q, what, "fmaf, fminf, fmaxf, select, sqrtf, rsqrtf, expf, logf, tanhf, erff, sinf, cosf, "
+                         "index, __float2half or __half2float");
+}
+
+/* The INDEX of INPUT[INDEX] or index(INDEX), up to the bracket `close`
+ * that balances the one just read, as a read of tensor t (-1: index()).
+ * Two reads with the same tensor and text are one input. */
+static int indexed_read(parser *q, int t, char close)
+{
+    const char open = close == ']' ? '[' : '(';
+    const char *start = q->s;
+    int depth = 1;
+    while (*q->s && depth) {
+        depth += *q->s == open;
+        depth -= *q->s == close;
+        if (depth)
+            q->s++;
+    }
+    if (*q->s != close) {
+        char what[32];
+        snprintf(what, sizeof what, "missing '%c'", close);
+        return fail(q, what, close == ']' ? "INPUT[INDEX] with a closing ']'" : "index(INDEX) with a closing ')'");
+    }
+    const char *end = q->s++;
+    while (start < end && isspace((unsigned char)*start))
+        start++;
+    while (end > start && isspace((unsigned char)end[-1]))
+        end--;
+    ew_prog *p = q->p;
+    const size_t len = (size_t)(end - start);
+    if (!len || len >= sizeof p->read[0].index) {
+        q->s = start;
+        return fail(q, len ? "an index expression too long" : "an empty index",
+                    "a shape expression over row or col and the dims, at most 111 characters");
+    }
+    int k = 0;
+    while (k < p->nreads && !(p->read[k].tensor == t && strlen(p->read[k].index) == len &&
+                              strncmp(p->read[k].index, start, len) == 0))
+        k++;
+    if (k == p->nreads) {
+        if (k == EW_MAX_READS || q->ninputs + k >= EW_MAX_INPUTS) {
+            q->s = start;
+            return fail(q, "too many indexed reads", "at most 8 different INPUT[INDEX] and index(INDEX)");
+        }
+        p->read[k].tensor = t;
+        memcpy(p->read[k].index, start, len);
+        p->read[k].index[len] = 0;
+        p->nreads++;
+    }
+    int r = add(q, EW_INPUT, -1, -1, -1);
+    if (r >= 0)
+        p->node[r].input = q->ninputs + k;
+    return r;
 }
 
 static int primary(parser *q)
@@ -204,12 +258,20 @@ static int primary(parser *q)
             q->s++;
         const size_t len = (size_t)(q->s - name);
         skip_ws(q);
-        if (*q->s == '(')
+        if (*q->s == '(' && len == 5 && strncmp(name, "index", 5) == 0) {
+            q->s++;
+            r = indexed_read(q, -1, ')');
+        } else if (*q->s == '(')
             r = call(q, name, len);
         else {
             r = -2;
-            for (int k = 0; k < q->ninputs; k++)
+            for (int k = 0; k < q->ninputs && r == -2; k++)
                 if (strlen(q->names[k]) == len && strncmp(q->names[k], name, len) == 0) {
+                    if (*q->s == '[') {
+                        q->s++;
+                        r = indexed_read(q, k, ']');
+                        break;
+                    }
                     r = add(q, EW_INPUT, -1, -1, -1);
                     if (r >= 0)
                         q->p->node[r].input = k;
@@ -304,6 +366,7 @@ int ew_parse(const char *text, int ninputs, const char *const *names, ew_prog *p
     memset(p, 0, sizeof *p);
     e->what[0] = e->expected[0] = 0;
     parser q = {text, text, ninputs, names, p, e, 0};
+    p->ninputs = ninputs;
     int r = value(&q);
     if (r >= 0) {
         skip_ws(&q);
@@ -311,4 +374,47 @@ int ew_parse(const char *text, int ninputs, const char *const *names, ew_prog *p
             r = fail(&q, "unexpected text after the expression", "an operator (+ - * /) or the end");
     }
     return r < 0 ? -1 : 0;
+}
+
+enum { EW_INDEX_MAX_NAMES = 34 }; /* a contract's dims (TP_MAX_DIMS in a case), row and col */
+
+/* Does text name the identifier id (a whole word)? */
+static int names_word(const char *text, const char *id)
+{
+    const size_t n = strlen(id);
+    for (const char *t = strstr(text, id); t; t = strstr(t + 1, id))
+        if ((t == text || !(isalnum((unsigned char)t[-1]) || t[-1] == '_')) &&
+            !(isalnum((unsigned char)t[n]) || t[n] == '_'))
+            return 1;
+    return 0;
+}
+
+int ew_read_check(const char *index, int ndims, const char *const *dims, char *cexpr, size_t clen, int *axis,
+                  tp_grammar_error *e)
+{
+    const char *names[EW_INDEX_MAX_NAMES];
+    if (ndims + 2 > EW_INDEX_MAX_NAMES) {
+        snprintf(e->what, sizeof e->what, "more than %d dims", EW_INDEX_MAX_NAMES - 2);
+        snprintf(e->expected, sizeof e->expected, "fewer dims");
+        return -1;
+    }
+    for (int d = 0; d < ndims; d++) {
+        if (!strcmp(dims[d], "row") || !strcmp(dims[d], "col")) {
+            snprintf(e->what, sizeof e->what, "a dim named %s hides the element's own", dims[d]);
+            snprintf(e->expected, sizeof e->expected, "dims named other than row and col");
+            return -1;
+        }
+        names[d] = dims[d];
+    }
+    names[ndims] = "row", names[ndims + 1] = "col";
+    if (tp_expr_check(index, TP_EXPR_VALUE, ndims + 2, names, cexpr, clen, e) != 0)
+        return -1;
+    const int on_col = names_word(index, "col"), on_row = names_word(index, "row");
+    if (on_col && on_row) {
+        snprintf(e->what, sizeof e->what, "the index depends on both row and col");
+        snprintf(e->expected, sizeof e->expected, "an index over one of them (or neither)");
+        return -1;
+    }
+    *axis = on_col ? EW_ON_COL : on_row ? EW_ON_ROW : EW_ON_NONE;
+    return 0;
 }

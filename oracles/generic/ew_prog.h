@@ -5,19 +5,32 @@
  *   expr     := term (('+' | '-') term)*
  *   term     := unary (('*' | '/') unary)*
  *   unary    := '-' unary | primary
- *   primary  := NUMBER | INPUT | FUNC '(' args ')' | '(' expr ')'
+ *   primary  := NUMBER | INPUT | INPUT '[' INDEX ']' | index '(' INDEX ')'
+ *             | FUNC '(' args ')' | '(' expr ')'
  *   select(a < b, x, y)   x where a < b, else y (also <=, >, >=)
  *
  * NUMBER is a binary32 constant as a kernel spells it: an integer (exact
  * below 2^24) or a literal with an `f` suffix (`0.5f`, `1e-5f`), rounded
  * to nearest as strtof does; a literal without the suffix is a double in
  * C, and is refused. INPUT names an input tensor, read as its binary32
- * value (binary16 and bfloat16 widen exactly). FUNC is one of
+ * value (binary16 and bfloat16 widen exactly; int32 converts exactly up
+ * to 2^24), at the output element's position (op elementwise's rules).
+ * INPUT[INDEX] reads it elsewhere: INDEX is a shape expression
+ * (core/tp_expr.h) over the case's dims and one of `row` (the output
+ * element's index over every axis but the last) or `col` (its index on
+ * the last axis); on an input of the output's shape it is the column read
+ * in the same row, on a vector the element read. index(INDEX) is the
+ * integer itself as a binary32 value (exact up to 2^24). These make
+ * kernels that read a neighbour (rotary embeddings pair x[c] with
+ * x[c + d/2]) or a per-row value (a token's position) expressible; the
+ * parser keeps INDEX as text, and the op evaluates it once per row or per
+ * column of the case. FUNC is one of
  *   fmaf(x, y, z)                    fused, one rounding
  *   fminf(x, y), fmaxf(x, y)         exact
  *   sqrtf(x)                         correctly rounded (ulp 0) unless
  *                                    the model declares more
- *   rsqrtf, expf, logf, tanhf, erff  within the model's vendor ulps of
+ *   rsqrtf, expf, logf, tanhf, erff, sinf, cosf
+ *                                    within the model's vendor ulps of
  *                                    the correctly rounded result
  *   __float2half(x)                  x rounded to binary16 (to nearest
  *                                    even), as a kernel stores a value as
@@ -61,11 +74,22 @@ typedef enum {
     EW_LOG,
     EW_TANH,
     EW_ERF,
+    EW_SIN,
+    EW_COS,
     EW_NKINDS
 } ew_kind;
 
 #define EW_FIRST_FN EW_SQRT
 #define EW_NFNS (EW_NKINDS - EW_FIRST_FN)
+
+/* An INPUT[INDEX] (tensor: the input's index among the parser's names) or
+ * an index(INDEX) (tensor -1). A program's inputs are its names, then its
+ * reads: a node reading read k has input ninputs + k. */
+#define EW_MAX_READS 8
+typedef struct {
+    int tensor;
+    char index[112]; /* INDEX as written, trimmed */
+} ew_read;
 
 typedef struct {
     ew_kind kind;
@@ -78,7 +102,20 @@ typedef struct {
     int n;
     ew_node node[EW_MAX_NODES];
     unsigned fns_used; /* bit k: device function EW_FIRST_FN + k appears */
+    int ninputs;       /* the names the parser was given */
+    int nreads;
+    ew_read read[EW_MAX_READS];
 } ew_prog;
+
+/* What an INDEX depends on: nothing, the element's column or its row. */
+enum { EW_ON_NONE, EW_ON_COL, EW_ON_ROW };
+
+/* Checks a read's INDEX: a shape expression over the dims and the
+ * element's `row` and `col`, depending on at most one of them. 0 with its
+ * C rendering (for tp_expr_eval over dims, row, col) in cexpr and the
+ * coordinate it depends on in *axis, or -1 with e. */
+int ew_read_check(const char *index, int ndims, const char *const *dims, char *cexpr, size_t clen, int *axis,
+                  tp_grammar_error *e);
 
 /* The model a program is evaluated under (op elementwise's [model]). */
 typedef struct {

@@ -30,7 +30,7 @@ void ew_tabs_plan(const ew_prog *p, const tp_format *const *fmt, ew_tabs *t)
     int cand[EW_MAX_NODES];
     for (int i = 0; i < p->n; i++) {
         const unsigned d = dep[i];
-        cand[i] = d && !(d & (d - 1)) && fn[i] && fmt[__builtin_ctz(d)]->size == 2 &&
+        cand[i] = d && !(d & (d - 1)) && fn[i] && fmt[__builtin_ctz(d)] && fmt[__builtin_ctz(d)]->size == 2 &&
                   !(p->node[i].kind >= EW_LT && p->node[i].kind <= EW_GE);
     }
     for (int i = 0; i < p->n && t->n < EW_MAX_TABS; i++) {

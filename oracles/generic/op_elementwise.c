@@ -25,9 +25,11 @@
 #include "oracles/generic/ew_admit.h"
 #include "oracles/generic/ew_exact.h"
 #include "oracles/generic/ew_model.h"
+#include "core/tp_expr.h"
 #include "core/tp_format.h"
 
 #include <fenv.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +46,9 @@ static int ew_check_model(const tp_value *model, char *err, size_t errlen)
     return ew_check_shared_keys(model, err, errlen);
 }
 
-/* What one output of one case needs: its program, model and inputs. */
+/* What one output of one case needs: its program, model and inputs.
+ * Input slots: the case's inputs (in[k], fmt[k]; fmt NULL for int32),
+ * then the program's indexed reads (in NULL for index()). */
 typedef struct {
     ew_prog prog;
     ew_model m;
@@ -53,10 +57,100 @@ typedef struct {
     const tp_tensor *in[EW_MAX_INPUTS];
     const tp_format *fmt[EW_MAX_INPUTS];
     int64_t numel, cols; /* the output's: elements, last extent */
+    int rd_on[EW_MAX_READS];      /* INDEX over: EW_ON_NONE, EW_ON_COL, EW_ON_ROW */
+    int rd_same[EW_MAX_READS];    /* the tensor has the output's shape: INDEX is a column of the row */
+    int64_t *rd_at[EW_MAX_READS]; /* INDEX per column, per row or once */
 } ew_setup;
+
+static void free_reads(ew_setup *s)
+{
+    for (int k = 0; k < EW_MAX_READS; k++)
+        free(s->rd_at[k]), s->rd_at[k] = NULL;
+}
+
+/* Evaluates read k's INDEX over the case: once, per column or per row,
+ * and checks every value against what it indexes. */
+static int resolve_read(const tp_case *c, const char *output, ew_setup *s, int k, const tp_tensor *O, char *err,
+                        size_t errlen)
+{
+    const ew_read *r = &s->prog.read[k];
+    const int slot = s->prog.ninputs + k;
+    const tp_tensor *T = r->tensor >= 0 ? s->in[r->tensor] : NULL;
+    const char *what = T ? T->name : "index";
+    const char *names[TP_MAX_DIMS + 2];
+    int64_t vals[TP_MAX_DIMS + 2];
+    for (int d = 0; d < c->ndims; d++)
+        names[d] = c->dim_names[d], vals[d] = c->dims[d];
+    const int nd = c->ndims + 2;
+    names[c->ndims] = "row", names[c->ndims + 1] = "col";
+    tp_grammar_error e;
+    char cexpr[1024];
+    int axis;
+    if (ew_read_check(r->index, c->ndims, names, cexpr, sizeof cexpr, &axis, &e) != 0) {
+        snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s]: %s; expected %s", output, what, r->index, e.what,
+                 e.expected);
+        return -1;
+    }
+    const int on_col = axis == EW_ON_COL, on_row = axis == EW_ON_ROW;
+    s->rd_on[k] = axis;
+    const int64_t n = on_col ? s->cols : on_row ? s->numel / s->cols : 1;
+    int64_t limit = INT64_MAX;
+    s->rd_same[k] = T && T->rank == O->rank && !memcmp(T->shape, O->shape, sizeof(int64_t) * (size_t)O->rank);
+    if (T && !s->rd_same[k] && T->rank != 1) {
+        snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s]: %s has rank %d and not the shape of %s; expected "
+                 "an indexed input of the output's shape (INDEX a column) or a vector", output, what, r->index, what,
+                 T->rank, output);
+        return -1;
+    }
+    if (T)
+        limit = s->rd_same[k] ? s->cols : T->numel;
+    if (!(s->rd_at[k] = malloc(sizeof(int64_t) * (size_t)n))) {
+        snprintf(err, errlen, "elementwise: out of memory");
+        return -1;
+    }
+    s->in[slot] = T;
+    s->fmt[slot] = T ? tp_format_of(T->dtype) : NULL;
+    for (int64_t j = 0; j < n; j++) {
+        vals[c->ndims] = on_row ? j : 0, vals[c->ndims + 1] = on_col ? j : 0;
+        int64_t v;
+        char why[400];
+        if (tp_expr_eval(cexpr, nd, names, vals, &v, why, sizeof why) != 0) {
+            snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s] at %s %lld: %s", output, what, r->index,
+                     on_row ? "row" : "col", (long long)j, why);
+            return -1;
+        }
+        if (T ? !(v >= 0 && v < limit) : !(v >= -(1 << 24) && v <= 1 << 24)) {
+            if (T)
+                snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s] is %lld at %s %lld; expected an index in "
+                         "0 .. %lld (%s of %s)", output, what, r->index, (long long)v, on_row ? "row" : "col",
+                         (long long)j, (long long)limit - 1, s->rd_same[k] ? "a column" : "an element", what);
+            else
+                snprintf(err, errlen, "elementwise: model.expr.%s: index(%s) is %lld at %s %lld; expected an integer "
+                         "within 2^24 (exact in binary32)", output, r->index, (long long)v, on_row ? "row" : "col",
+                         (long long)j);
+            return -1;
+        }
+        s->rd_at[k][j] = v;
+    }
+    return 0;
+}
+
+/* An int32 input is read as binary32: every value must be exact there. */
+static int int_input_exact(const tp_tensor *T, char *err, size_t errlen)
+{
+    const int32_t *v = T->data;
+    for (int64_t i = 0; i < T->numel; i++)
+        if (v[i] > 1 << 24 || v[i] < -(1 << 24)) {
+            snprintf(err, errlen, "elementwise: input %s holds %d at element %lld; expected int32 values within "
+                     "2^24 (read as binary32, exactly)", T->name, v[i], (long long)i);
+            return -1;
+        }
+    return 0;
+}
 
 static int setup(const tp_value *model, const tp_case *c, const char *output, ew_setup *s, char *err, size_t errlen)
 {
+    memset(s->rd_at, 0, sizeof s->rd_at);
     if (ew_check_model(model, err, errlen) != 0)
         return -1;
     const tp_tensor *O = tp_case_tensor(c, output);
@@ -72,18 +166,13 @@ static int setup(const tp_value *model, const tp_case *c, const char *output, ew
         const tp_tensor *T = &c->tensors[t];
         if (T->initial)
             continue; /* an output */
-        if (!tp_format_of(T->dtype)) {
-            snprintf(err, errlen, "elementwise: input %s is %s; expected f16, bf16 or f32", T->name,
+        if (!tp_format_of(T->dtype) && T->dtype != TP_I32) {
+            snprintf(err, errlen, "elementwise: input %s is %s; expected f16, bf16, f32 or i32", T->name,
                      tp_dtype_name(T->dtype));
             return -1;
         }
-        if (T->numel != O->numel && !(T->rank == 1 && T->numel == s->cols) && T->numel != 1) {
-            snprintf(err, errlen,
-                     "elementwise: input %s has %lld elements; expected %lld (the output's), %lld (a vector of its "
-                     "last extent) or 1",
-                     T->name, (long long)T->numel, (long long)O->numel, (long long)s->cols);
+        if (T->dtype == TP_I32 && int_input_exact(T, err, errlen) != 0)
             return -1;
-        }
         if (s->ninputs == EW_MAX_INPUTS) {
             snprintf(err, errlen, "elementwise: more than %d inputs", EW_MAX_INPUTS);
             return -1;
@@ -102,27 +191,70 @@ static int setup(const tp_value *model, const tp_case *c, const char *output, ew
         snprintf(err, errlen, "elementwise: model.expr.%s: %s; expected %s", output, e.what, e.expected);
         return -1;
     }
+    /* an input read without an index: at the element, at its column or the one element */
+    for (int i = 0; i < s->prog.n; i++) {
+        const ew_node *nd = &s->prog.node[i];
+        if (nd->kind != EW_INPUT || nd->input >= s->ninputs)
+            continue;
+        const tp_tensor *T = s->in[nd->input];
+        if (T->numel != O->numel && !(T->rank == 1 && T->numel == s->cols) && T->numel != 1) {
+            snprintf(err, errlen,
+                     "elementwise: input %s has %lld elements; expected %lld (the output's), %lld (a vector of its "
+                     "last extent) or 1, or a read %s[INDEX]",
+                     T->name, (long long)T->numel, (long long)O->numel, (long long)s->cols, T->name);
+            return -1;
+        }
+    }
+    for (int k = 0; k < s->prog.nreads; k++)
+        if (resolve_read(c, output, s, k, O, err, errlen) != 0) {
+            free_reads(s);
+            return -1;
+        }
     const char *backend = c->backend ? c->backend : "cuda";
-    if (ew_model_read(model, backend, "elementwise", &s->m, err, errlen) != 0)
-        return -1;
     char where[160];
     snprintf(where, sizeof where, "model.expr.%s", output);
-    if (ew_check_declared_ulps(&s->prog, &s->m, "elementwise", where, backend, err, errlen) != 0)
+    if (ew_model_read(model, backend, "elementwise", &s->m, err, errlen) != 0 ||
+        ew_check_declared_ulps(&s->prog, &s->m, "elementwise", where, backend, err, errlen) != 0) {
+        free_reads(s);
         return -1;
+    }
     ew_tabs_plan(&s->prog, s->fmt, &s->tabs);
     return 0;
 }
 
+/* Slot k's value at flat index at, as binary32: a float format widens
+ * exactly, int32 converts exactly (setup checked it is within 2^24). */
+static float load(const ew_setup *s, int k, int64_t at, uint16_t *bits)
+{
+    const tp_tensor *T = s->in[k];
+    if (!s->fmt[k]) {
+        *bits = 0;
+        return (float)((const int32_t *)T->data)[at];
+    }
+    *bits = s->fmt[k]->size == 2 ? ((const uint16_t *)T->data)[at] : 0; /* the pattern tables index */
+    return (float)tp_format_load(s->fmt[k], T->data, at);
+}
+
 /* The inputs of element i, as binary32 values: at i for an input of the
  * output's size, at its column for a vector of the last extent, else the
- * one element (setup accepted nothing else). */
+ * one element (setup accepted nothing else); then the indexed reads. */
 static void gather(const ew_setup *s, int64_t i, float *x, uint16_t *bits)
 {
     for (int k = 0; k < s->ninputs; k++) {
         const tp_tensor *T = s->in[k];
         const int64_t at = T->numel == s->numel ? i : T->numel == 1 ? 0 : i % s->cols;
-        x[k] = (float)tp_format_load(s->fmt[k], T->data, at);
-        bits[k] = s->fmt[k]->size == 2 ? ((const uint16_t *)T->data)[at] : 0; /* the pattern tables index */
+        x[k] = load(s, k, at, &bits[k]);
+    }
+    const int64_t row = i / s->cols, col = i % s->cols;
+    for (int k = 0; k < s->prog.nreads; k++) {
+        const int slot = s->ninputs + k;
+        const int on = s->rd_on[k];
+        const int64_t v = s->rd_at[k][on == EW_ON_COL ? col : on == EW_ON_ROW ? row : 0];
+        if (!s->in[slot]) {
+            x[slot] = (float)v, bits[slot] = 0;
+            continue;
+        }
+        x[slot] = load(s, slot, s->rd_same[k] ? row * s->cols + v : v, &bits[slot]);
     }
 }
 
@@ -141,6 +273,7 @@ static ew_setup *prepared(const tp_value *model, const tp_case *c, const char *o
         return NULL;
     }
     if (ew_tabs_build(&s->tabs, &s->prog, &s->m, s->fmt, exact) != 0) {
+        free_reads(s);
         free(s);
         snprintf(err, errlen, "elementwise: out of memory");
         return NULL;
@@ -151,6 +284,7 @@ static ew_setup *prepared(const tp_value *model, const tp_case *c, const char *o
 static void release(ew_setup *s)
 {
     ew_tabs_free(&s->tabs);
+    free_reads(s);
     free(s);
 }
 
@@ -311,7 +445,7 @@ static void ew_say(const tp_value *model, const tp_case *c, tp_statements *out)
 const tp_op tp_op_elementwise = {
     "elementwise", "y = an expression of the inputs at the same position, in binary32 (contract model.expr)",
     ew_check_model, ew_reference, ew_say, ew_statements,
-    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), model_keys,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32) | TP_DTYPE_BIT(TP_I32), model_keys,
     TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), NULL /* values compared */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, ew_check_case, NULL, NULL,
     NULL /* reference by ranges: none */, NULL, NULL};

@@ -93,6 +93,12 @@ static int parse(const char *text, const rw_setup *s, const char *const *names, 
         snprintf(err, errlen, "rowwise: %s: %s; expected %s", where, e.what, e.expected);
         return -1;
     }
+    if (p->nreads) {
+        snprintf(err, errlen, "rowwise: %s: %s[%s]: indexed reads and index() are op elementwise's; expected the "
+                 "inputs, reductions and dims by name", where, p->read[0].tensor >= 0 ? names[p->read[0].tensor] :
+                 "index", p->read[0].index);
+        return -1;
+    }
     return 0;
 }
 
