@@ -304,6 +304,9 @@ ewbad "an unknown name in an expression" '^y = ' 's/expf(-a)/expf(-q)/' "unknown
 ewbad "an unknown function in an expression" '^y = ' 's/expf(-a)/exp(-a)/' "unknown function 'exp'"
 ewbad "a device function without a declared ulp bound" '^expf = ' 's/^expf = { cuda = 2 }/expf = { cuda = "2" }/' "uses expf without a documented ulp bound"
 ewbad "an expression for a tensor that is not an output" '^y = ' 's/^y = /z = /' "model.expr.z names no output tensor"
+# indexed reads (rope_fwd): an INDEX is a shape expression over the dims, row and col, checked by the generator
+shipbad rope_fwd "an INDEX over an unknown name" '^y = ' 's/pos\[row \/ heads\]/pos[row \/ nheads]/' "pos\[row / nheads\]: unknown dim 'nheads'"
+shipbad rope_fwd "an INDEX over both row and col" '^y = ' 's/x\[(col + d \/ 2) % d\]/x[row + col]/' "x\[row \+ col\]: the index depends on both row and col"
 
 # op rowwise's [model.reduce] (rmsnorm_fwd): FILE:LINE, what was expected
 rwbad() { shipbad rmsnorm_fwd "$@"; }

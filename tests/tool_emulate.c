@@ -442,6 +442,32 @@ static void swiglu_fwd(tp_case *c, const char *mutant)
     }
 }
 
+/* Rotary position embedding forward (op elementwise, contracts/rope_fwd.toml),
+ * with the host's sinf and cosf (glibc: within 1 ulp). Mutants: interleaved (the
+ * GPT-J pairing of elements 2i and 2i+1 with frequency i), sign (the second
+ * half subtracts: x2 c - x1 s), half_angle (the angle stored as binary16). */
+static void rope_fwd(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x"), *P = tp_case_tensor(c, "pos"), *F = tp_case_tensor(c, "inv_freq");
+    const uint16_t *x = X->data;
+    const int32_t *pos = P->data;
+    const float *freq = F->data;
+    uint16_t *y = tp_case_tensor(c, "y")->data;
+    const int64_t heads = X->shape[1], d = X->shape[2], half = d / 2, rows = X->numel / d;
+    const int interleaved = strcmp(mutant, "interleaved") == 0, sign = strcmp(mutant, "sign") == 0;
+    for (int64_t row = 0; row < rows; row++)
+        for (int64_t i = 0; i < half; i++) {
+            float angle = (float)pos[row / heads] * freq[i];
+            if (strcmp(mutant, "half_angle") == 0)
+                angle = h2f(tp_f16_from_float(angle));
+            const float s = sinf(angle), co = cosf(angle);
+            const int64_t a = row * d + (interleaved ? 2 * i : i), b = interleaved ? a + 1 : a + half;
+            const float x1 = h2f(x[a]), x2 = h2f(x[b]);
+            y[a] = tp_f16_from_float(x1 * co - x2 * s);
+            y[b] = tp_f16_from_float(sign ? x2 * co - x1 * s : x2 * co + x1 * s);
+        }
+}
+
 /* SwiGLU backward (op elementwise, contracts/swiglu_bwd.toml), with the
  * host's expf. Mutant wrong_constant: 1 - s becomes 0.5 - s. */
 static void swiglu_bwd(tp_case *c, const char *mutant)
@@ -613,6 +639,7 @@ static const struct {
     {"elementwise", "swiglu_fwd", swiglu_fwd},
     {"elementwise", "swiglu_bwd", swiglu_bwd},
     {"elementwise", "swiglu_fwd_bf16", swiglu_fwd},
+    {"elementwise", "rope_fwd", rope_fwd},
     {"rowwise", "rmsnorm_fwd", rmsnorm_fwd},
     {"rowwise", "rmsnorm_fwd_bf16", rmsnorm_fwd},
     {"rowwise", "rmsnorm_bwd_input", rmsnorm_bwd_input},

@@ -1,0 +1,27 @@
+/* variant: rope_fwd_interleaved
+ * contract: rope_fwd
+ * expect: wrong
+ * entry: rope_fwd_interleaved
+ * cases: llama_512x32x128 head64_1024x16x64 quarter_turns_256x4x64
+ * what: the GPT-J pairing (elements 2i and 2i+1 rotated by frequency i) applied to weights trained for the half-split pairing
+ */
+/* A real mix-up when porting checkpoints between the two conventions:
+ * every output but the first pair's rotates the wrong elements. */
+#include "tp_hip.h"
+
+__global__ void rope_fwd_interleaved(const __half *x, const int *pos, const float *inv_freq, __half *y, int tokens,
+                                     int heads, int d)
+{
+    const int half = d / 2;
+    const int pairs = tokens * heads * half, p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= pairs)
+        return;
+    const int i = p % half, row = p / half;
+    const float angle = (float)pos[row / heads] * inv_freq[i];
+    float s, c;
+    sincosf(angle, &s, &c);
+    const int at = row * d + 2 * i;
+    const float x1 = __half2float(x[at]), x2 = __half2float(x[at + 1]);
+    y[at] = __float2half(x1 * c - x2 * s);
+    y[at + 1] = __float2half(x2 * c + x1 * s);
+}

@@ -1,0 +1,25 @@
+/* variant: rope_fwd_sign
+ * contract: rope_fwd
+ * expect: wrong
+ * entry: rope_fwd_sign
+ * cases: llama_512x32x128 quarter_turns_256x4x64 head64_1024x16x64
+ * what: the second half rotated the wrong way (x2 c - x1 s): a sign slip that keeps every output's magnitude plausible
+ */
+#include "tp_hip.h"
+
+__global__ void rope_fwd_sign(const __half *x, const int *pos, const float *inv_freq, __half *y, int tokens, int heads,
+                              int d)
+{
+    const int half = d / 2;
+    const int pairs = tokens * heads * half, p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= pairs)
+        return;
+    const int i = p % half, row = p / half;
+    const float angle = (float)pos[row / heads] * inv_freq[i];
+    float s, c;
+    sincosf(angle, &s, &c);
+    const int at = row * d + i;
+    const float x1 = __half2float(x[at]), x2 = __half2float(x[at + half]);
+    y[at] = __float2half(x1 * c - x2 * s);
+    y[at + half] = __float2half(x2 * c - x1 * s);
+}
