@@ -43,6 +43,10 @@ static __host__ __device__ inline float tp_bf162float(tp_bf16 h) { return (float
 /* hip_bfloat16(float) rounds to nearest even (float_to_bfloat16). */
 static __host__ __device__ inline tp_bf16 tp_float2bf16(float f) { return tp_bf16(f); }
 
+/* A wavefront runs in lockstep: only the compiler must not move shared
+ * memory accesses across this point. */
+#define tp_syncwarp() __builtin_amdgcn_wave_barrier()
+
 /* Device architecture name, e.g. "gfx90a:sramecc+:xnack-". */
 static inline void tp_device_arch(const hipDeviceProp_t *p, char *out, size_t n)
 {
@@ -107,6 +111,9 @@ typedef cudaStream_t hipStream_t;
 #define __shfl_up(v, d) __shfl_up_sync(0xffffffffu, (v), (d))
 #define __shfl_xor(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))
 #define __shfl(v, l) __shfl_sync(0xffffffffu, (v), (l))
+/* The lanes of a warp may diverge (Volta and later): a barrier among them
+ * before one reads what another wrote to shared memory. */
+#define tp_syncwarp() __syncwarp()
 
 /* Device architecture name, e.g. "sm_90". */
 static inline void tp_device_arch(const hipDeviceProp_t *p, char *out, size_t n)

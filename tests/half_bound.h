@@ -33,7 +33,7 @@
 
 /* Adds a rank-1 or rank-2 tensor (s1 = 0: rank 1) to the case, zero-filled;
  * an output also gets a zero `initial` (what marks it as an output). */
-static tp_tensor *hb_tensor(tp_case *c, const char *name, tp_dtype dt, int64_t s0, int64_t s1, int output)
+static inline tp_tensor *hb_tensor(tp_case *c, const char *name, tp_dtype dt, int64_t s0, int64_t s1, int output)
 {
     tp_tensor *t = &c->tensors[c->ntensors++];
     size_t esz = dt == TP_I32 ? 4 : 2;

@@ -442,6 +442,79 @@ static void swiglu_fwd(tp_case *c, const char *mutant)
     }
 }
 
+/* Attention forward (op attention_fwd, contracts/attention_fwd*.toml): the
+ * kernel's online softmax on the host (sequential fmaf dots, tiles of 64
+ * keys in order, P rounded to binary16, host expf and logf). Mutants that
+ * the contract admits: reverse_tiles (the key tiles last to first),
+ * tile32 (tiles of 32 keys), p_fp32 (P kept in binary32). Mutants it must
+ * catch: no_rescale (acc not multiplied by alpha), stale_max (p with the
+ * previous tile's maximum once there is one), off_by_one (a causal row
+ * misses its own key), scale_twice, p_fp8 (P kept to 4 significant bits),
+ * drop_last_tile. */
+static float round_sig4(float x)
+{
+    int e;
+    const float f = frexpf(x, &e); /* x = f 2^e, 0.5 <= f < 1 */
+    return ldexpf(nearbyintf(f * 16.0f) / 16.0f, e);
+}
+
+static void attention(tp_case *c, const char *mutant, int causal)
+{
+    const tp_tensor *Qt = tp_case_tensor(c, "Q"), *Kt = tp_case_tensor(c, "K"), *Vt = tp_case_tensor(c, "V");
+    const uint16_t *Q = Qt->data, *K = Kt->data, *V = Vt->data;
+    uint16_t *O = tp_case_tensor(c, "O")->data;
+    float *lse = tp_case_tensor(c, "lse")->data;
+    const int64_t BH = Qt->shape[0] * Qt->shape[1], L = Qt->shape[2], S = Kt->shape[2], d = Qt->shape[3];
+    const int bn = strcmp(mutant, "tile32") == 0 ? 32 : 64, reverse = strcmp(mutant, "reverse_tiles") == 0;
+    const int p32 = strcmp(mutant, "p_fp32") == 0, fp8 = strcmp(mutant, "p_fp8") == 0;
+    const int norescale = strcmp(mutant, "no_rescale") == 0, stale = strcmp(mutant, "stale_max") == 0;
+    const int obo = strcmp(mutant, "off_by_one") == 0, twice = strcmp(mutant, "scale_twice") == 0;
+    const int drop = strcmp(mutant, "drop_last_tile") == 0;
+    const float scale = 1.0f / sqrtf((float)d);
+#pragma omp parallel for schedule(dynamic, 8)
+    for (int64_t r = 0; r < BH * L; r++) {
+        const int64_t bh = r / L, qi = r % L;
+        const uint16_t *q = Q + r * d;
+        const int64_t nk = causal ? qi + 1 : S, ntiles = (nk + bn - 1) / bn - (drop && nk > bn ? 1 : 0);
+        float m = -INFINITY, l = 0.0f, acc[256], s[64];
+        for (int64_t cc = 0; cc < d; cc++)
+            acc[cc] = 0.0f;
+        for (int64_t tt = 0; tt < ntiles; tt++) {
+            const int64_t k0 = (reverse ? ntiles - 1 - tt : tt) * bn;
+            float mt = -INFINITY;
+            for (int64_t j = 0; j < bn; j++) {
+                const int64_t key = k0 + j;
+                const int visible = key < S && (!causal || (obo ? key < qi : key <= qi));
+                float dot = 0.0f;
+                for (int64_t cc = 0; visible && cc < d; cc++)
+                    dot = fmaf(h2f(q[cc]), h2f(K[(bh * S + key) * d + cc]), dot);
+                s[j] = visible ? (twice ? dot * scale * scale : dot * scale) : -INFINITY;
+                mt = fmaxf(mt, s[j]);
+            }
+            const float m_new = fmaxf(m, mt), m_use = stale && m != -INFINITY ? m : m_new;
+            float ps = 0.0f;
+            const float alpha = expf(m - m_new);
+            for (int64_t cc = 0; cc < d; cc++)
+                acc[cc] = norescale ? acc[cc] : alpha * acc[cc];
+            for (int64_t j = 0; j < bn; j++) {
+                const float p = expf(s[j] - m_use);
+                ps += p;
+                const float pv = p32 ? p : fp8 ? round_sig4(p) : h2f(tp_f16_from_float(p));
+                for (int64_t cc = 0; pv != 0.0f && cc < d; cc++)
+                    acc[cc] = fmaf(pv, h2f(V[(bh * S + k0 + j) * d + cc]), acc[cc]);
+            }
+            l = alpha * l + ps;
+            m = m_new;
+        }
+        for (int64_t cc = 0; cc < d; cc++)
+            O[r * d + cc] = tp_f16_from_float(acc[cc] / l);
+        lse[r] = m + logf(l);
+    }
+}
+
+static void attention_full(tp_case *c, const char *mutant) { attention(c, mutant, 0); }
+static void attention_causal(tp_case *c, const char *mutant) { attention(c, mutant, 1); }
+
 /* Rotary position embedding forward (op elementwise, contracts/rope_fwd.toml),
  * with the host's sinf and cosf (glibc: within 1 ulp). Mutants: interleaved (the
  * GPT-J pairing of elements 2i and 2i+1 with frequency i), sign (the second
@@ -640,6 +713,8 @@ static const struct {
     {"elementwise", "swiglu_bwd", swiglu_bwd},
     {"elementwise", "swiglu_fwd_bf16", swiglu_fwd},
     {"elementwise", "rope_fwd", rope_fwd},
+    {"attention_fwd", "attention_fwd_causal", attention_causal},
+    {"attention_fwd", NULL, attention_full},
     {"rowwise", "rmsnorm_fwd", rmsnorm_fwd},
     {"rowwise", "rmsnorm_fwd_bf16", rmsnorm_fwd},
     {"rowwise", "rmsnorm_bwd_input", rmsnorm_bwd_input},
