@@ -2,7 +2,7 @@
  * contract: attention_fwd_causal
  * expect: correct
  * entry: attention_fwd_causal_tile32
- * cases: causal_2x4x512x64 causal_d128_1x4x1024x128 causal_large_logits_1x4x256x128 causal_special_1x2x64x64
+ * cases: causal_2x4x512x64 causal_large_logits_1x4x256x128 causal_special_1x2x64x64
  * what: causal, key tiles of 32: more rescales, the diagonal tile smaller
  */
 /* Within the model: tiles of at least 32 keys, in any order. */

@@ -2,7 +2,7 @@
  * contract: attention_fwd
  * expect: correct
  * entry: attention_fwd_reverse_tiles
- * cases: normal_2x4x512x64 normal_d128_2x4x256x128 large_logits_1x4x256x128 long_rows_1x2x4096x64 cancelling_v_1x4x256x64 special_1x2x64x64 ragged_1x2x100x64
+ * cases: normal_d128_2x4x256x128 large_logits_1x4x256x128 cancelling_v_1x4x256x64 special_1x2x64x64 ragged_1x2x100x64
  * what: the key tiles visited last to first: a different rescaling order (the running maximum rises at other tiles)
  */
 /* The online softmax gives the same real result in any tile order; the

@@ -2,7 +2,7 @@
  * contract: rope_fwd
  * expect: wrong
  * entry: rope_fwd_fast_sincos
- * cases: llama_512x32x128 long_context_64x8x128 quarter_turns_256x4x64
+ * cases: long_context_64x8x128 quarter_turns_256x4x64
  * what: __sincosf, the fast hardware approximation -use_fast_math substitutes, whose error is absolute and grows with the angle
  */
 /* __sincosf reduces its argument with a short multiply: at thousands of

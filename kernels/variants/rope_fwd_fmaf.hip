@@ -2,7 +2,7 @@
  * contract: rope_fwd
  * expect: correct
  * entry: rope_fwd_fmaf
- * cases: llama_512x32x128 long_context_64x8x128 quarter_turns_256x4x64 head64_1024x16x64 wide_x_128x8x128 special_64x4x64 position_zero_64x8x128
+ * cases: long_context_64x8x128 quarter_turns_256x4x64 wide_x_128x8x128 special_64x4x64 position_zero_64x8x128
  * what: each rotated value an explicit fmaf, fusing a different product in each half
  */
 /* fmaf(x1, c, -x2 s) fuses the cosine product of the first half and

@@ -2,7 +2,7 @@
  * contract: rope_fwd
  * expect: wrong
  * entry: rope_fwd_half_angle
- * cases: llama_512x32x128 long_context_64x8x128 head64_1024x16x64
+ * cases: long_context_64x8x128 quarter_turns_256x4x64
  * what: the angle computed in half precision (position and frequency as __half), as a kernel templated on the activation type does
  */
 /* At position 5000 a binary16 angle is a multiple of 4 radians: the

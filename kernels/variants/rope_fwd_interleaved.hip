@@ -2,7 +2,7 @@
  * contract: rope_fwd
  * expect: wrong
  * entry: rope_fwd_interleaved
- * cases: llama_512x32x128 head64_1024x16x64 quarter_turns_256x4x64
+ * cases: long_context_64x8x128 quarter_turns_256x4x64
  * what: the GPT-J pairing (elements 2i and 2i+1 rotated by frequency i) applied to weights trained for the half-split pairing
  */
 /* A real mix-up when porting checkpoints between the two conventions:

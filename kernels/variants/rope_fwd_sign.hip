@@ -2,7 +2,7 @@
  * contract: rope_fwd
  * expect: wrong
  * entry: rope_fwd_sign
- * cases: llama_512x32x128 quarter_turns_256x4x64 head64_1024x16x64
+ * cases: long_context_64x8x128 quarter_turns_256x4x64
  * what: the second half rotated the wrong way (x2 c - x1 s): a sign slip that keeps every output's magnitude plausible
  */
 #include "tp_hip.h"
