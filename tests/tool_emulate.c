@@ -450,7 +450,10 @@ static void swiglu_fwd(tp_case *c, const char *mutant)
  * catch: no_rescale (acc not multiplied by alpha), stale_max (p with the
  * previous tile's maximum once there is one), off_by_one (a causal row
  * misses its own key), scale_twice, p_fp8 (P kept to 4 significant bits),
- * drop_last_tile. */
+ * drop_last_tile. Mutant fa2 is FlashAttention-2's arithmetic (the model
+ * exp = "exp2f_scaled", final = "reciprocal"): unscaled scores, p =
+ * exp2f(fmaf(s, c, -RN32(m c))) with c = RN32(scale log2 e), the rescale
+ * exp2f(RN32(m_old - m_new) c), O = acc RN32(1 / l). */
 static float round_sig4(float x)
 {
     int e;
@@ -471,6 +474,8 @@ static void attention(tp_case *c, const char *mutant, int causal)
     const int obo = strcmp(mutant, "off_by_one") == 0, twice = strcmp(mutant, "scale_twice") == 0;
     const int drop = strcmp(mutant, "drop_last_tile") == 0;
     const float scale = 1.0f / sqrtf((float)d);
+    const int fa2 = strcmp(mutant, "fa2") == 0;
+    const float c2 = (float)((double)scale * 1.4426950408889634); /* RN32(scale log2 e) */
 #pragma omp parallel for schedule(dynamic, 8)
     for (int64_t r = 0; r < BH * L; r++) {
         const int64_t bh = r / L, qi = r % L;
@@ -488,16 +493,17 @@ static void attention(tp_case *c, const char *mutant, int causal)
                 float dot = 0.0f;
                 for (int64_t cc = 0; visible && cc < d; cc++)
                     dot = fmaf(h2f(q[cc]), h2f(K[(bh * S + key) * d + cc]), dot);
-                s[j] = visible ? (twice ? dot * scale * scale : dot * scale) : -INFINITY;
+                s[j] = visible ? (fa2 ? dot : twice ? dot * scale * scale : dot * scale) : -INFINITY;
                 mt = fmaxf(mt, s[j]);
             }
             const float m_new = fmaxf(m, mt), m_use = stale && m != -INFINITY ? m : m_new;
             float ps = 0.0f;
-            const float alpha = expf(m - m_new);
+            const float m_c = m_use * c2;
+            const float alpha = fa2 ? exp2f((m - m_new) * c2) : expf(m - m_new);
             for (int64_t cc = 0; cc < d; cc++)
                 acc[cc] = norescale ? acc[cc] : alpha * acc[cc];
             for (int64_t j = 0; j < bn; j++) {
-                const float p = expf(s[j] - m_use);
+                const float p = fa2 ? exp2f(fmaf(s[j], c2, -m_c)) : expf(s[j] - m_use);
                 ps += p;
                 const float pv = p32 ? p : fp8 ? round_sig4(p) : h2f(tp_f16_from_float(p));
                 for (int64_t cc = 0; pv != 0.0f && cc < d; cc++)
@@ -506,9 +512,10 @@ static void attention(tp_case *c, const char *mutant, int causal)
             l = alpha * l + ps;
             m = m_new;
         }
+        const float inv = 1.0f / l;
         for (int64_t cc = 0; cc < d; cc++)
-            O[r * d + cc] = tp_f16_from_float(acc[cc] / l);
-        lse[r] = m + logf(l);
+            O[r * d + cc] = tp_f16_from_float(fa2 ? acc[cc] * inv : acc[cc] / l);
+        lse[r] = fa2 ? m * scale + logf(l) : m + logf(l);
     }
 }
 

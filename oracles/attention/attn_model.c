@@ -8,7 +8,8 @@
 static const char *const v_mask[] = {"none", "causal", NULL}, *const v_scale[] = {"1/sqrtf(d)", NULL},
                          *const v_acc[] = {"fp32", "fp32_faithful", NULL},
                          *const v_pround[] = {"binary16", "none", NULL},
-                         *const v_final[] = {"divide", "reciprocal", NULL};
+                         *const v_final[] = {"divide", "reciprocal", NULL},
+                         *const v_exp[] = {"expf", "exp2f_scaled", NULL};
 
 const tp_model_key attn_model_keys[] = {
     {"mask", v_mask, NULL},
@@ -18,6 +19,7 @@ const tp_model_key attn_model_keys[] = {
     {"p_rounding", v_pround, NULL},
     {"pv_accumulation", v_acc, NULL},
     {"final", v_final, NULL},
+    {"exp", v_exp, NULL},
     {"expf_ulp", NULL, "a table of the device expf's documented ulp bound per backend (cuda, hip)"},
     {"logf_ulp", NULL, "a table of the device logf's documented ulp bound per backend (cuda, hip)"},
     {NULL, NULL, NULL}};
@@ -63,6 +65,10 @@ int attn_model_read(const tp_value *model, const char *backend, attn_model *m, c
     m->p_binary16 = strcmp(pr, "binary16") == 0;
     m->reciprocal = strcmp(fin, "reciprocal") == 0;
     m->min_tile_keys = (int)tp_value_integer(t);
+    const char *ex = "expf"; /* optional: expf unless the contract says otherwise */
+    if (tp_value_get(model, "exp") && tp_model_choice(model, "exp", v_exp, &ex, err, errlen))
+        return -1;
+    m->exp2_scaled = strcmp(ex, "exp2f_scaled") == 0;
     if (ulp_of(model, "expf_ulp", backend, &m->expf_ulp, err, errlen) ||
         ulp_of(model, "logf_ulp", backend, &m->logf_ulp, err, errlen))
         return -1;

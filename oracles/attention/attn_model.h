@@ -12,6 +12,11 @@
  *   p_rounding = "binary16" | "none"  P rounded to binary16 before P V (FlashAttention-2)
  *   pv_accumulation = "fp32" | "fp32_faithful"
  *   final = "divide" | "reciprocal" O = RN32(acc / l), or RN32(acc RN32(1 / l))
+ *   exp = "expf" | "exp2f_scaled"   p = expf(RN32(s - m)) (the default), or
+ *                                   FlashAttention-2's exp2f(fma(s, c, -RN32(m c)))
+ *                                   on unscaled scores, c = RN32(scale log2 e), the
+ *                                   rescale exp2f(RN32(m_old - m_new) c), subnormal
+ *                                   results flushed to zero
  *   [model.expf_ulp] cuda = K       the device expf's documented bound
  *   [model.logf_ulp] cuda = K       the device logf's (for the lse output)
  *
@@ -29,6 +34,7 @@ typedef struct {
     int min_tile_keys;
     int p_binary16;
     int reciprocal;
+    int exp2_scaled;
     int expf_ulp, logf_ulp; /* -1: no bound declared for the case's backend */
 } attn_model;
 

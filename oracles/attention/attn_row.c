@@ -37,7 +37,7 @@ struct attn_ws {
     float *vf;       /* S x d: V as binary32 (exact) */
     double *maxv;    /* d: max_j |V[j][c]| */
     double *hi, *lo, *abs_hi, *abs_lo; /* S: exact q.k_j and sum |q k_j| as double pairs */
-    float *sl, *sh; /* the kernel's score s_j lies in [sl_j, sh_j] */
+    double *sl, *sh; /* the kernel's score s_j (in units of the exact S_j) lies in [sl_j, sh_j] */
     double *el, *eh; /* S: exp(S_j - Mref) lies in [el_j, eh_j] */
     double *ml, *mh; /* S: the model's p~_j / c* lies in [ml_j, mh_j] */
     double *a_up, *a_nlo;          /* d: the exact sum A_c, as up(A_hi) and up(-A_lo) */
@@ -65,7 +65,7 @@ static attn_ws *ws_new(int64_t S, int64_t d, const attn_ws *head)
     }
     w->hi = malloc(sizeof(double) * (size_t)S), w->lo = malloc(sizeof(double) * (size_t)S);
     w->abs_hi = malloc(sizeof(double) * (size_t)S), w->abs_lo = malloc(sizeof(double) * (size_t)S);
-    w->sl = malloc(sizeof(float) * (size_t)S), w->sh = malloc(sizeof(float) * (size_t)S);
+    w->sl = malloc(sizeof(double) * (size_t)S), w->sh = malloc(sizeof(double) * (size_t)S);
     w->el = malloc(sizeof(double) * (size_t)S), w->eh = malloc(sizeof(double) * (size_t)S);
     w->ml = malloc(sizeof(double) * (size_t)S), w->mh = malloc(sizeof(double) * (size_t)S);
     w->a_up = malloc(sizeof(double) * (size_t)d), w->a_nlo = malloc(sizeof(double) * (size_t)d);
@@ -148,7 +148,9 @@ static float f32_up(double x)
 }
 
 /* Phase 1 for keys j < n: the exact score pairs (hi + lo = q.k_j), and the
- * set of the kernel's binary32 scores RN32(RN32(dot) scale). */
+ * set of the kernel's binary32 scores RN32(RN32(dot) scale) (exp2f_scaled:
+ * the kernel never forms it; scale RN32(dot), exact in double, stands for
+ * its score in the exact scores' units). */
 static int scores(attn_ws *w, const attn_head *h, int64_t i, int64_t n, const char **why)
 {
     const uint16_t *q = h->q + i * h->d;
@@ -174,6 +176,10 @@ static int scores(attn_ws *w, const attn_head *h, int64_t i, int64_t n, const ch
             *why = "a binary32 score may overflow";
             return -1;
         }
+        if (h->m->exp2_scaled) {
+            w->sl[j] = (double)h->scale * D.lo, w->sh[j] = (double)h->scale * D.hi; /* exact: 24 x 24 bits */
+            continue;
+        }
         const tp_ival32 s = tp_ival32_mul(D, sc);
         w->sl[j] = s.lo, w->sh[j] = s.hi;
     }
@@ -187,7 +193,7 @@ static int scores(attn_ws *w, const attn_head *h, int64_t i, int64_t n, const ch
 typedef struct {
     double Mx;
     double Mlo, Mhi; /* the model's terms are exp(s_j - M) with M in [Mlo, Mhi] */
-    float mk_lo, mk_hi;     /* the kernel's final maximum M_k */
+    double mk_lo, mk_hi;    /* the kernel's final maximum M_k */
     double L_lo, L_hi;      /* exact: sum_j e_j, e_j = exp(S_j - Mref) */
     double ML_lo, ML_hi;    /* model: sum_j [ml_j, mh_j] */
     double cs_lo, cs_hi;    /* c* */
@@ -195,6 +201,7 @@ typedef struct {
     double sub_abs;         /* |p16_j - p_j| w_j / c* for such a term */
     double gamma;           /* the accumulations' relative bound */
     double round_abs;       /* the accumulations' underflows, / c* */
+    double top_lo;          /* the term at M_k is at least this (1 for expf: expf(0) = 1, never rescaled) */
 } row_bound;
 
 /* Phase 2 (FE_UPWARD): exact exp(S_j - Mref) in [el_j, eh_j]; the model's
@@ -208,25 +215,36 @@ static void row_terms(attn_ws *w, const attn_head *h, int64_t n, row_bound *b)
         Mx = fmax(Mx, h->scale * w->hi[j]);
     tp_exp_ctx ec;
     tp_exp_ctx_init(&ec);
-    float mk_lo = -INFINITY, mk_hi = -INFINITY;
+    double mk_lo = -INFINITY, mk_hi = -INFINITY;
     for (int64_t j = 0; j < n; j++)
-        mk_lo = fmaxf(mk_lo, w->sl[j]), mk_hi = fmaxf(mk_hi, w->sh[j]);
+        mk_lo = max2(mk_lo, w->sl[j]), mk_hi = max2(mk_hi, w->sh[j]);
     b->Mx = Mx, b->mk_lo = mk_lo, b->mk_hi = mk_hi;
     /* Normalised by c* = exp(mk_hi - M_k) when M_k is known to within 1: c* then cancels in O exactly;
      * otherwise in the kernel's own units (c* = 1), each term with the whole range of M_k */
-    const int normalised = (double)mk_hi - mk_lo < 1.0;
+    const int normalised = mk_hi - mk_lo < 1.0;
     b->Mlo = normalised ? mk_hi : mk_lo, b->Mhi = mk_hi;
     const double T = ceil((double)n / m->min_tile_keys) + 1.0; /* tiles holding keys of this row */
     const double eps = (m->expf_ulp + 1) * 0x1p-23;            /* one expf, relative, normal result */
     double lo, hi, growth;                                       /* growth >= (1 + eps)^T */
     tp_exp_enclose_up(&ec, T * eps, T * eps, &lo, &growth);
     const double shrink = dn_add(1.0, -T * eps); /* (1 - eps)^T >= 1 - T eps */
+    /* exp2f_scaled: the term at M_k is exp2f(fma(M, c, -RN32(M c))), the fma the rounding error of M c, and
+     * its later rescales are not known to be exact: (1 - eps)^T exp(-u |M|) at least */
+    b->top_lo = 1.0;
+    if (m->exp2_scaled) {
+        const double x = -1.0001 * U32 * max2(fabs(mk_hi), fabs(mk_lo));
+        tp_exp_enclose_up(&ec, x, x, &b->top_lo, &hi);
+        b->top_lo = dn_mul(b->top_lo, shrink);
+    }
     b->cs_lo = 1.0, b->cs_hi = 1.0;
     if (normalised)
-        tp_exp_enclose_up(&ec, (double)mk_hi - mk_lo, (double)mk_hi - mk_lo, &lo, &b->cs_hi);
-    /* every expf of a term's chain (its own p, and each alpha after it) may err absolutely by
-     * (k + 1) 2^-149 (a subnormal result), and a term never exceeds growth */
-    const double under = 2.0 * T * (m->expf_ulp + 1) * 0x1p-149 * growth / b->cs_lo, cap = growth / b->cs_lo;
+        tp_exp_enclose_up(&ec, mk_hi - mk_lo, mk_hi - mk_lo, &lo, &b->cs_hi);
+    /* every exponential of a term's chain (its own p, and each alpha after it) may err absolutely by
+     * (k + 1) 2^-149 (a subnormal result), or by 2^-126 where subnormal results are flushed to zero; a term
+     * never exceeds growth */
+    const double under =
+        2.0 * T * (m->exp2_scaled ? 0x1p-126 : (m->expf_ulp + 1) * 0x1p-149) * growth / b->cs_lo;
+    const double cap = growth / b->cs_lo;
     const double thresh = 0x1p-14 * growth; /* below it, p_j may be binary16-subnormal */
     double L_up = 0.0, L_nlo = 0.0, ML_up = 0.0, ML_nlo = 0.0, cnt_sub = 0.0;
     for (int64_t j = 0; j < n; j++) {
@@ -236,10 +254,13 @@ static void row_terms(attn_ws *w, const attn_head *h, int64_t n, row_bound *b)
         tp_exp_enclose_up(&ec, xl, xh, &w->el[j], &w->eh[j]);
         L_up += w->eh[j];
         L_nlo += -w->el[j];
-        /* model: p~_j / c* = exp(s_j - Mm) exp(+-u (M_k - s_j)) (1 +- eps)^T: the arguments' roundings
-         * telescope along the rescales to u (M_k - s_j) */
-        const double delta = U32 * ((double)mk_hi - w->sl[j]);
-        const double al = dn_add(dn_add((double)w->sl[j], -b->Mhi), -delta), ah = ((double)w->sh[j] - b->Mlo) + delta;
+        /* model: p~_j / c* = exp(s_j - Mm) exp(+-delta_j) (1 +- eps)^T: the arguments' roundings telescope
+         * along the rescales to u (M_k - s_j); exp2f_scaled: 3u (M_k - s_j) (c's rounding, the fma's, the
+         * rescale's product by c) plus u |m| for RN32(m c) at the term's own tile, m between s_j and M_k */
+        const double gap = mk_hi - w->sl[j];
+        const double delta = m->exp2_scaled ? 3.0001 * U32 * gap + 1.0001 * U32 * max2(fabs(mk_hi), fabs(w->sl[j]))
+                                            : U32 * gap;
+        const double al = dn_add(dn_add(w->sl[j], -b->Mhi), -delta), ah = (w->sh[j] - b->Mlo) + delta;
         double pl, ph;
         tp_exp_enclose_up(&ec, al, ah, &pl, &ph);
         pl = dn_add(dn_mul(pl, shrink), -under);
@@ -268,7 +289,7 @@ static void l_interval(const row_bound *b, double *lo, double *hi)
 {
     *hi = b->ML_hi * (1.0 + b->gamma) + b->round_abs;
     const double a = dn_add(dn_mul(b->ML_lo, dn_add(1.0, -b->gamma)), -b->round_abs);
-    const double one = dn_add(dn_div(dn_add(1.0, -b->gamma), b->cs_hi), -b->round_abs);
+    const double one = dn_add(dn_div(dn_mul(dn_add(1.0, -b->gamma), b->top_lo), b->cs_hi), -b->round_abs);
     *lo = fmax(a, one);
 }
 
@@ -312,7 +333,7 @@ static void lse_ends(attn_ws *w, const attn_model *m, const row_bound *b, double
     const double lg_hi = mpfr_get_d(w->t, MPFR_RNDU);
     /* logf within k ulps of RN32(log l_k): |error| <= (k + 1) 2^-23 |log l_k| + (k + 1) 2^-149, with
      * |log l_k| <= |Mm - M_k| + |log(l / c*)| */
-    const double logc = (double)b->mk_hi - b->mk_lo; /* >= |Mm - M_k|, 0 in the kernel's units */
+    const double logc = b->mk_hi - b->mk_lo; /* >= |Mm - M_k|, 0 in the kernel's units */
     const double mag = logc + fmax(fabs(lg_lo), fabs(lg_hi));
     const double Ey = (m->logf_ulp + 1) * 0x1p-23 * mag + (m->logf_ulp + 1) * 0x1p-149;
     *m_lo = dn_add(dn_add(b->Mlo, lg_lo), -Ey);
