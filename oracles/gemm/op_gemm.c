@@ -81,15 +81,7 @@ static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
         tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
         (tp_value_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
         return -1;
-    const char *flags[] = {"transpose_a", "transpose_b"};
-    for (int i = 0; i < 2; i++) {
-        const tp_value *f = tp_value_get(model, flags[i]);
-        if (f && !tp_value_is_bool(f)) {
-            snprintf(err, errlen, "model.%s must be true or false", flags[i]);
-            return -1;
-        }
-    }
-    return 0;
+    return tp_model_transposes(model, err, errlen);
 }
 
 /* e' of accumulation = "fp32_faithful" (derived at the top) in terms of
