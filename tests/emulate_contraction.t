@@ -7,7 +7,7 @@
 # launch as the contract expects, the runs re-derive under `tolproof
 # replay`, and planted errors are caught: the bias never added, the bias
 # added after the GELU, the bias read by row, the accumulator kept in
-# binary16 between tiles of k.
+# binary16 between tiles of k, the sigmoid form of GELU.
 set -u
 cd "$(dirname "$0")/.."
 tp=build/tolproof emu=build/tests/tool_emulate
@@ -35,7 +35,7 @@ ok $? "gemm_bias_gelu_nt (nn.Linear's weight, transpose_b): emulated kernel pass
 "$tp" replay "$tmp/nt" >"$tmp/nt.replay"
 ok $? "gemm_bias_gelu_nt: replay re-derives the emulated run"
 
-for m in no_bias bias_after_gelu bias_by_row fp16_tile_acc; do
+for m in no_bias bias_after_gelu bias_by_row fp16_tile_acc quick_gelu; do
     "$emu" "$plan" "$tmp/ct.$m" "${args[@]}" --mutant "$m" >/dev/null 2>"$tmp/ct.$m.log"
     [ $? = 1 ]; ok $? "gemm_bias_gelu: planted error '$m' is a violation (harness exit 1)"
 done

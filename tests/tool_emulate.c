@@ -549,7 +549,8 @@ static void rope_fwd(tp_case *c, const char *mutant)
  * transpose_b is set. Mutants: no_bias (the bias never added),
  * bias_after_gelu (gelu(acc) + bias), bias_by_row (bias[m] instead of
  * bias[n]), fp16_tile_acc (the accumulator stored as binary16 after every
- * tile of 16 k). */
+ * tile of 16 k), quick_gelu (x * sigmoid(1.702 x) in place of the tanh
+ * form). */
 static int emu_transpose_b; /* set from the plan in main */
 static void gemm_bias_gelu(tp_case *c, const char *mutant)
 {
@@ -560,7 +561,7 @@ static void gemm_bias_gelu(tp_case *c, const char *mutant)
     uint16_t *out = C->data;
     const int nt = emu_transpose_b, no_bias = strcmp(mutant, "no_bias") == 0,
               after = strcmp(mutant, "bias_after_gelu") == 0, by_row = strcmp(mutant, "bias_by_row") == 0,
-              tile16 = strcmp(mutant, "fp16_tile_acc") == 0;
+              tile16 = strcmp(mutant, "fp16_tile_acc") == 0, quick = strcmp(mutant, "quick_gelu") == 0;
 #pragma omp parallel for collapse(2)
     for (int64_t q = 0; q < batch; q++)
         for (int64_t m = 0; m < M; m++)
@@ -574,7 +575,7 @@ static void gemm_bias_gelu(tp_case *c, const char *mutant)
                 const float bb = no_bias ? 0.0f : h2f(bv[by_row ? m % N : n]);
                 const float x = after ? acc : acc + bb;
                 const float x3 = x * x * x, inner = 0.7978845608f * (x + 0.044715f * x3);
-                const float t = tanhf(inner), y = 0.5f * x * (1.0f + t);
+                const float t = tanhf(inner), y = quick ? x / (1.0f + expf(-1.702f * x)) : 0.5f * x * (1.0f + t);
                 out[(q * M + m) * N + n] = tp_f16_from_float(after ? y + bb : y);
             }
 }
