@@ -322,6 +322,38 @@ class Validator:
                          "\"any\" (a declared order is not modelled yet)")
         self.elementwise_model(model, tensors, "rowwise", list(red), dims)
 
+    def contraction_model(self, model, tensors, dims):
+        """op contraction: the first two inputs are the operands A and B
+        (binary16), the transposes are booleans, and [model.expr] is as for
+        elementwise, over acc (the accumulator), the other inputs and the
+        dims."""
+        inputs = [t for t in tensors if t["role"] == "input"]
+        if len(inputs) < 2:
+            self.err(["tensor"], f"op contraction has {len(inputs)} input tensor(s)",
+                     "the operands A and B as its first two input tensors, in f16")
+        for t in inputs[:2]:
+            if t["dtype"] != "f16":
+                self.err(["tensor", tensors.index(t), "dtype"], f"operand {t['name']} is {t['dtype']}",
+                         "f16 (op contraction sums binary16 products exactly; its first two inputs are A and B)")
+        for key in ("transpose_a", "transpose_b"):
+            if key in model and type(model[key]) is not bool:
+                self.err(["model", key], f"model.{key} is {_tname(model[key])}", "true or false")
+        for i, t in enumerate(tensors):
+            if t["name"] == "acc":
+                self.err(["tensor", i, "name"], "a tensor is named acc",
+                         "another name (acc is the accumulator in model.expr)")
+        if "acc" in dims:
+            self.err(["dims"], "a dim is named acc", "another name (acc is the accumulator in model.expr)")
+        extra = [t for t in tensors if t not in inputs[:2]]
+        self.elementwise_model(model, extra, "contraction", ["acc"], dims)
+        names = [t["name"] for t in extra if t["role"] == "input"] + ["acc"] + list(dims)
+        for out, text in model["expr"].items():
+            r = self.grammar(["model", "expr", out], "bad expression: ",
+                             {"kind": "ew_expr", "text": text, "inputs": names}, answer=True)
+            if r.get("reads"):
+                self.err(["model", "expr", out], f"model.expr.{out} reads an input at an index (INPUT[INDEX] or "
+                         "index())", "acc, the inputs and the dims by name (indexed reads are op elementwise's)")
+
     def expr(self, text, path, dims, boolean=False):
         """An expression's C rendering, as the plan carries it."""
         if type(text) is int and not boolean:
@@ -517,6 +549,8 @@ class Validator:
             self.elementwise_model(model, tensors)
         if op == "rowwise":
             self.rowwise_model(model, tensors, dims)
+        if op == "contraction":
+            self.contraction_model(model, tensors, dims)
         # a HIP device-math figure ([model.<fn>_ulp.hip]): checked here so
         # that a malformed one is FILE:LINE (the op checks it again)
         for key, v in model.items():

@@ -151,6 +151,17 @@ def rmsnorm_fwd(x16, w16, eps=f32(1e-6)):
     return ((x * rs) * w16.astype(f32)).astype(f16), rs[:, 0].copy()
 
 
+def gemm_bias_gelu(a16, b16, bias16):
+    """gelu_tanh(A @ B + bias) per batch entry: the fp32 matmul (an order the
+    contract's order = "any" admits), then the kernel's epilogue in fp32
+    steps with tanh rounded once to fp32 (within the contract's 2-ulp
+    tanhf)."""
+    x = (a16.astype(f32) @ b16.astype(f32)) + bias16.astype(f32)
+    inner = f32(0.7978845608) * (x + f32(0.044715) * (x * x * x))
+    t = rn32(np.tanh(inner.astype(np.float64)))
+    return (f32(0.5) * x * (f32(1) + t)).astype(f16)
+
+
 def contracts():
     """name -> (tensors in order, args of the valid check, expected status, output for the bad variants)"""
     out = {}
@@ -252,6 +263,11 @@ def contracts():
     out["rmsnorm_fwd"] = ({"x": xr, "w": wr, "y": yr, "rstd": rsr},
                           ["--input", "x=x.npy", "--input", "w=w.npy", "--output", "y=y.npy", "--output",
                            "rstd=rstd.npy"], 0, "y")
+    # after rmsnorm_fwd's draws, which keep their values
+    Ag, Bg, bg = normal((2, 8, 32)), normal((32, 24), 0.2), normal((24,), 0.5)
+    out["gemm_bias_gelu"] = ({"A": Ag, "B": Bg, "bias": bg, "C": gemm_bias_gelu(Ag, Bg, bg)},
+                             ["--input", "A=A.npy", "--input", "B=B.npy", "--input", "bias=bias.npy", "--output",
+                              "C=C.npy"], 0, "C")
 
     return out
 

@@ -19,7 +19,8 @@
  *         {"kind": "dim_name" | "tensor_name", "text": "M"}
  *         {"kind": "ew_expr", "text": "a * b", "inputs": ["a", "b"]}
  *           (op elementwise's model.expr; the answer adds "fns", the
- *           device functions it uses)
+ *           device functions it uses, and "reads", how many INPUT[INDEX]
+ *           and index() it has)
  *       and the answer has one result per item, in order:
  *         {"results": [{"ok": true, "c": "tp_ceil_div(N, 16)"},
  *                      {"ok": false, "what": "...", "expected": "..."}, ...]}
@@ -277,8 +278,9 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
         for (int k = 0; k < EW_NFNS; k++)
             if (p->fns_used >> k & 1u)
                 json_array_append_new(fns, json_string(ew_fn_name(k)));
+        const int nreads = p->nreads;
         free(p);
-        return json_pack("{s:b, s:o}", "ok", 1, "fns", fns);
+        return json_pack("{s:b, s:o, s:i}", "ok", 1, "fns", fns, "reads", nreads);
     }
     if (strcmp(kind, "dim_name") == 0 || strcmp(kind, "tensor_name") == 0) {
         if (tp_expr_check_name(text, kind[0] == 'd', &e) != 0 || has_nul)

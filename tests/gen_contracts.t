@@ -318,6 +318,17 @@ rwbad "an expression naming no reduction or input" '^y = ' 's/ss \/ cols/sq \/ c
 shipbad rmsnorm_bwd_weight "a reduction axis other than row or column" '^along = ' 's/^along = "column"/along = "diagonal"/' 'model.along is "diagonal"'
 rwbad "no [model.reduce]" '^\[model\]' '/^\[model.reduce\]/,/^ss = /d' "op rowwise needs \[model.reduce\]"
 
+# op contraction's [model] (gemm_bias_gelu, gemm_bias_gelu_nt): FILE:LINE, what was expected
+ctbad() { shipbad gemm_bias_gelu "$@"; }
+ctbad "a double literal in the epilogue" '^C = ' 's/^C = "0.5f \* /C = "0.5 * /' "'0.5' is a double constant in C"
+ctbad "an epilogue naming an operand" '^C = ' 's/(acc + bias) \* (acc + bias) \* (acc + bias)/(acc + bias) * (acc + bias) * B/' "unknown name 'B'"
+ctbad "an epilogue with an indexed read" '^C = ' 's/(acc + bias) \* (acc + bias) \* (acc + bias)/bias[col]/' "model.expr.C reads an input at an index"
+ctbad "tanhf without a documented ulp bound" '^tanhf = ' 's/^tanhf = { cuda = 2 }/tanhf = { cuda = "2" }/' "uses tanhf without a documented ulp bound"
+ctbad "a tensor named acc" '^name = "bias"' 's/^name = "bias"/name = "acc"/;s/"bias", "C"/"acc", "C"/' "a tensor is named acc"
+ctbad "a bf16 operand" '^dtype = "f16"' '0,/^dtype = "f16"/s//dtype = "bf16"/' "operand A is bf16"
+ctbad "a faithful accumulation" '^accumulation = ' 's/^accumulation = "fp32" /accumulation = "fp32_faithful" /' 'model.accumulation is "fp32_faithful"'
+shipbad gemm_bias_gelu_nt "transpose_b as a string" '^transpose_b = ' 's/^transpose_b = true/transpose_b = "yes"/' "model.transpose_b is a string"
+
 # a case's watchdog goes into the plan for that case only
 mkdir -p "$tmp/to"
 base | sed -e '48s/.*/timeout_s = 2.5/' >"$tmp/to/gemm_fwd.toml"

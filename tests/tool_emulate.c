@@ -548,6 +548,45 @@ static void rope_fwd(tp_case *c, const char *mutant)
         }
 }
 
+/* The fused MLP projection (op contraction, contracts/gemm_bias_gelu.toml
+ * and gemm_bias_gelu_nt.toml) as kernels/gemm_bias_gelu.hip runs it: per
+ * element a sequential fmaf chain over k from 0.0f, then x = acc + bias,
+ * the tanh-GELU in fp32 (the host's tanhf, every product and sum rounded
+ * apart), RN16. B is K x N, or N x K (nn.Linear) when the plan's
+ * transpose_b is set. Mutants: no_bias (the bias never added),
+ * bias_after_gelu (gelu(acc) + bias), bias_by_row (bias[m] instead of
+ * bias[n]), fp16_tile_acc (the accumulator stored as binary16 after every
+ * tile of 16 k), quick_gelu (x * sigmoid(1.702 x) in place of the tanh
+ * form). */
+static int emu_transpose_b; /* set from the plan in main */
+static void gemm_bias_gelu(tp_case *c, const char *mutant)
+{
+    const tp_tensor *A = tp_case_tensor(c, "A"), *B = tp_case_tensor(c, "B"), *bias = tp_case_tensor(c, "bias"),
+                    *C = tp_case_tensor(c, "C");
+    const int64_t batch = A->shape[0], M = A->shape[1], K = A->shape[2], N = C->shape[2];
+    const uint16_t *a = A->data, *b = B->data, *bv = bias->data;
+    uint16_t *out = C->data;
+    const int nt = emu_transpose_b, no_bias = strcmp(mutant, "no_bias") == 0,
+              after = strcmp(mutant, "bias_after_gelu") == 0, by_row = strcmp(mutant, "bias_by_row") == 0,
+              tile16 = strcmp(mutant, "fp16_tile_acc") == 0, quick = strcmp(mutant, "quick_gelu") == 0;
+#pragma omp parallel for collapse(2)
+    for (int64_t q = 0; q < batch; q++)
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t n = 0; n < N; n++) {
+                float acc = 0.0f;
+                for (int64_t k = 0; k < K; k++) {
+                    acc = fmaf(h2f(a[(q * M + m) * K + k]), h2f(b[nt ? n * K + k : k * N + n]), acc);
+                    if (tile16 && (k % 16 == 15 || k == K - 1))
+                        acc = h2f(tp_f16_from_float(acc));
+                }
+                const float bb = no_bias ? 0.0f : h2f(bv[by_row ? m % N : n]);
+                const float x = after ? acc : acc + bb;
+                const float x3 = x * x * x, inner = 0.7978845608f * (x + 0.044715f * x3);
+                const float t = tanhf(inner), y = quick ? x / (1.0f + expf(-1.702f * x)) : 0.5f * x * (1.0f + t);
+                out[(q * M + m) * N + n] = tp_f16_from_float(after ? y + bb : y);
+            }
+}
+
 /* SwiGLU backward (op elementwise, contracts/swiglu_bwd.toml), with the
  * host's expf. Mutant wrong_constant: 1 - s becomes 0.5 - s. */
 static void swiglu_bwd(tp_case *c, const char *mutant)
@@ -726,6 +765,7 @@ static const struct {
     {"rowwise", "rmsnorm_fwd_bf16", rmsnorm_fwd},
     {"rowwise", "rmsnorm_bwd_input", rmsnorm_bwd_input},
     {"rowwise", "rmsnorm_bwd_weight", rmsnorm_bwd_weight},
+    {"contraction", NULL, gemm_bias_gelu},
 };
 #define NEMU (sizeof emulations / sizeof emulations[0])
 
@@ -904,6 +944,7 @@ int main(int argc, char **argv)
             hargv[hargc++] = argv[i];
     }
     emu_plan = plan;
+    emu_transpose_b = tp_value_is_true(tp_value_get(plan->model, "transpose_b"));
     tp_harness_info info = {text, backend, "cpu emulation (gcc)", "tests/tool_emulate.c"};
     tp_device cpu_device = host_device_with(cpu_launch);
     cpu_device.open = emu_open;

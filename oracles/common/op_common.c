@@ -20,6 +20,19 @@ int tp_model_choice(const tp_value *model, const char *key, const char *const *a
     return -1;
 }
 
+int tp_model_transposes(const tp_value *model, char *err, size_t errlen)
+{
+    const char *flags[] = {"transpose_a", "transpose_b"};
+    for (int i = 0; i < 2; i++) {
+        const tp_value *f = tp_value_get(model, flags[i]);
+        if (f && !tp_value_is_bool(f)) {
+            snprintf(err, errlen, "model.%s must be true or false", flags[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name, char *err, size_t errlen)
 {
     const tp_tensor *t = tp_case_tensor(c, name);

@@ -17,6 +17,10 @@ int tp_model_choice(const tp_value *model, const char *key, const char *const *a
  * for NULL or anything else; the value may be infinite or NaN. */
 int tp_parse_f32(const char *s, float *out);
 
+/* The GEMM ops' optional boolean keys transpose_a and transpose_b: 0, or
+ * -1 with "model.KEY must be true or false". */
+int tp_model_transposes(const tp_value *model, char *err, size_t errlen);
+
 /* The tensor `name` of the case, which must be f16; NULL + message. */
 const tp_tensor *tp_need_f16(const tp_case *c, const char *op, const char *name, char *err, size_t errlen);
 /* The same for a tensor that may be f16 or f32 (an fp32 input that older

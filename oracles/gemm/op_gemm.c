@@ -41,6 +41,7 @@
  * This bound is NOT covered by the WP T3 proof of dot_fp32.c,
  * which is for round-to-nearest; results under it say so. */
 #include "oracles/gemm/gemm_long.h"
+#include "oracles/gemm/gemm_stream.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "core/tp_timings.h"
@@ -80,68 +81,7 @@ static int gemm_check_model(const tp_value *model, char *err, size_t errlen)
         tp_model_choice(model, "fma", m_fma, &v, err, errlen) ||
         (tp_value_get(model, "output_rounding") && tp_model_choice(model, "output_rounding", m_outr, &v, err, errlen)))
         return -1;
-    const char *flags[] = {"transpose_a", "transpose_b"};
-    for (int i = 0; i < 2; i++) {
-        const tp_value *f = tp_value_get(model, flags[i]);
-        if (f && !tp_value_is_bool(f)) {
-            snprintf(err, errlen, "model.%s must be true or false", flags[i]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Rows r0 .. r0+R-1 of op(T) as a row-major float matrix R x C (T^T when
- * transpose): binary16 widens to float exactly. The reference widens A one
- * row block at a time, where it is used, instead of all of it up front. */
-static void widen_rows(const tp_tensor *t, int transpose, int64_t r0, int64_t R, float *f)
-{
-    const tp_format *fmt = tp_format_of(t->dtype);
-    int64_t TR = t->shape[0], TC = t->shape[1];
-    if (!transpose)
-        for (int64_t r = 0; r < R; r++)
-            for (int64_t c = 0; c < TC; c++)
-                f[r * TC + c] = (float)tp_format_load(fmt, t->data, (r0 + r) * TC + c);
-    else /* row r of T^T is column r of T */
-        for (int64_t k = 0; k < TR; k++)
-            for (int64_t r = 0; r < R; r++)
-                f[r * TR + k] = (float)tp_format_load(fmt, t->data, k * TC + r0 + r);
-}
-
-/* op(B) (K x N) widened to float and cut into panels of `w` columns, each
- * a row-major K x w matrix (the last one narrower), one after the other:
- * a panel of at most TP_GEMM_PANEL_BYTES stays in a core's L2 cache while
- * every row of a row block runs over it, so B comes from memory once per
- * row block instead of once per row. The sums are those of the whole
- * matrix: panels change which entries a call computes, not how. */
-#define TP_GEMM_PANEL_BYTES (512 * 1024)
-
-static int panel_width(int N, int K)
-{
-    if ((int64_t)N * K * (int64_t)sizeof(float) <= TP_GEMM_PANEL_BYTES)
-        return N > 0 ? N : 1;
-    int w = (int)(TP_GEMM_PANEL_BYTES / ((int64_t)K * (int64_t)sizeof(float))) & ~15;
-    w = w < 64 ? 64 : w; /* narrower rows cost more loop overhead than the cache saves */
-    return w < N ? w : N;
-}
-
-static float *widen_panels(const tp_tensor *t, int transpose, int K, int N, int w)
-{
-    float *f = malloc((size_t)K * (size_t)N * sizeof *f + 1);
-    const tp_format *fmt = tp_format_of(t->dtype);
-    int64_t TC = t->shape[1];
-    int npanels = f ? (N + w - 1) / w : 0;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int pi = 0; pi < npanels; pi++) {
-        int j0 = pi * w, wp = N - j0 < w ? N - j0 : w;
-        float *p = f + (size_t)K * (size_t)j0;
-        for (int64_t k = 0; k < K; k++)
-            for (int j = 0; j < wp; j++) {
-                int64_t r = transpose ? j0 + j : k, c = transpose ? k : j0 + j;
-                p[k * wp + j] = (float)tp_format_load(fmt, t->data, r * TC + c);
-            }
-    }
-    return f;
+    return tp_model_transposes(model, err, errlen);
 }
 
 /* e' of accumulation = "fp32_faithful" (derived at the top) in terms of
@@ -225,7 +165,7 @@ static float *widen(const tp_tensor *t, int transpose)
     if (f) {
 #pragma omp parallel for schedule(static)
         for (int64_t r0 = 0; r0 < R; r0 += 64)
-            widen_rows(t, transpose, r0, R - r0 < 64 ? R - r0 : 64, f + r0 * C);
+            tp_gemm_widen_rows(t, transpose, r0, R - r0 < 64 ? R - r0 : 64, f + r0 * C);
     }
     return f;
 }
@@ -501,6 +441,19 @@ static int gemm_operands_of(const tp_value *model, const tp_case *c, const char 
     return 0;
 }
 
+/* One row block of the CPU stream into its admitted intervals. */
+typedef struct {
+    int K, faith;
+    tp_ref *ref;
+} gemm_block_ctx;
+
+static void gemm_block(void *ctx, int r0, int rows, int N, const double *hi, const double *lo, const double *ahi,
+                       const double *alo)
+{
+    const gemm_block_ctx *g = ctx;
+    admitted((int64_t)rows * N, g->K, g->faith, hi, lo, ahi, alo, g->ref + (size_t)r0 * N);
+}
+
 static int gemm_reference(const tp_value *model, const tp_case *c, const char *output, tp_ref *ref, char *err,
                           size_t errlen)
 {
@@ -511,84 +464,11 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
     const int ta = g.ta, tb = g.tb, M = g.M, N = g.N, K = g.K, faith = g.faith;
     if (tp_gemm_exact_provider_get())
         return provider_reference(A, ta, B, tb, M, N, K, faith, output, ref, err, errlen);
-    /* The CPU path streams: B widened once into L2-sized panels (and their
-     * |x| copy), then row blocks of 16, independent of each other, so the
-     * reference parallelises without changing a single bit of its result.
-     * Each thread widens its block of A, computes the block's exact pairs
-     * of S and of the abs sum (tp_gemm_exact_long, K-chunks above 8192) in
-     * buffers it reuses, normalizes them as tp_gemm_exact_sums does (one
-     * representation of S whichever path gave it) and turns them into
-     * admitted intervals at once: nothing of size M x N but the caller's
-     * ref. */
-    int w = panel_width(N, K);
-    float *b = widen_panels(B, tb, K, N, w);
-    float *ab = b ? tp_gemm_abs_copy(b, (size_t)K * (size_t)N) : NULL;
-    int rc = b && ab ? 0 : -1, offgrid = 0;
-    const int mode = fegetround(); /* tp_op_reference's: to nearest */
-#pragma omp parallel
-    {
-        /* a worker keeps the rounding mode it was started in: give it this
-         * thread's (the split-double sums assume round-to-nearest) */
-        int saved = fegetround();
-        fesetround(mode);
-        enum { R = 16 };
-        size_t rn = (size_t)R * (size_t)N, rw = (size_t)R * (size_t)w, rk = (size_t)R * (size_t)K;
-        float *a = malloc(2 * rk * sizeof *a + 1);
-        double *blk = malloc(4 * rn * sizeof *blk + 1), *ph = malloc(4 * rw * sizeof *ph + 1);
-        tp_gemm_long_work work = {0};
-        int ok = a && blk && ph && (K <= TP_GEMM_K_MAX_EXACT || tp_gemm_long_work_alloc(&work, w) == 0);
-        if (!ok) {
-#pragma omp atomic write
-            rc = -1;
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int r0 = 0; r0 < M; r0 += R) {
-            int rows = M - r0 < R ? M - r0 : R;
-            if (!ok || rc != 0)
-                continue;
-            float *aa = a + rk;
-            widen_rows(A, ta, r0, rows, a);
-            for (size_t i = 0; i < (size_t)rows * (size_t)K; i++)
-                aa[i] = fabsf(a[i]);
-            /* hi, lo, ahi, alo of the block, R x N each */
-            double *bd[4] = {blk, blk + rn, blk + 2 * rn, blk + 3 * rn};
-            for (int j0 = 0; j0 < N; j0 += w) {
-                int wp = N - j0 < w ? N - j0 : w;
-                size_t off = (size_t)K * (size_t)j0;
-                double *pd[4] = {ph, ph + rw, ph + 2 * rw, ph + 3 * rw};
-                double **d = wp == N ? bd : pd;
-                if (tp_gemm_exact_long(rows, wp, K, a, b + off, d[0], d[1], &work) != 0 ||
-                    tp_gemm_exact_long(rows, wp, K, aa, ab + off, d[2], d[3], &work) != 0) {
-#pragma omp atomic write
-                    offgrid = 1;
-                }
-                for (int r = 0; wp != N && r < rows; r++)
-                    for (int q = 0; q < 4; q++)
-                        memcpy(bd[q] + (size_t)r * N + j0, pd[q] + (size_t)r * wp, (size_t)wp * sizeof(double));
-            }
-            size_t bn = (size_t)rows * (size_t)N;
-            tp_gemm_exact_normalize(bn, bd[0], bd[1]);
-            tp_gemm_exact_normalize(bn, bd[2], bd[3]);
-            admitted((int64_t)bn, K, faith, bd[0], bd[1], bd[2], bd[3], ref + (size_t)r0 * N);
-        }
-        free(a);
-        free(blk);
-        free(ph);
-        tp_gemm_long_work_free(&work);
-        fesetround(saved);
-    }
-    free(b);
-    free(ab);
-    if (rc != 0)
-        snprintf(err, errlen, "gemm: out of memory for %dx%dx%d", M, N, K);
-    else if (offgrid) {
-        snprintf(err, errlen,
-                 "gemm: internal error: a K-chunk's exact sum from tp_gemm_exact is off the grid of 2^-48 that "
-                 "oracles/gemm/gemm_long.c combines (%dx%dx%d)",
-                 M, N, K);
-        rc = -1;
-    }
-    return rc;
+    /* The CPU path streams row blocks (oracles/gemm/gemm_stream.c), each
+     * turned into admitted intervals at once: nothing of size M x N but
+     * the caller's ref. */
+    gemm_block_ctx bc = {K, faith, ref};
+    return tp_gemm_exact_stream(A, ta, B, tb, M, N, K, gemm_block, &bc, "gemm", err, errlen);
 }
 
 /* By ranges only with a provider: its sums are computed whole anyway, and

@@ -1,0 +1,44 @@
+/* variant: gemm_bias_gelu_splitk2
+ * contract: gemm_bias_gelu
+ * expect: correct
+ * entry: gemm_bias_gelu_splitk2
+ * cases: ragged_3x37x100x250 tiny_1x1x1x1 bias_cancels_2x16x64x4096 cancel_2x64x64x512 special_2x32x64x32 wide_2x48x80x256 ksplit_2x8x32x16384 llama_2x32x1024x4096
+ * what: two fp32 accumulators, even and odd k, added once at the end (a tree the sequential chain is not)
+ */
+#include "tp_hip.h"
+
+__device__ __forceinline__ float epilogue(float acc, float bias)
+{
+    const float x = acc + bias;
+    return 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * (x * x * x))));
+}
+
+__global__ void gemm_bias_gelu_splitk2(const __half *A, const __half *B, const __half *bias, __half *C, int M, int N, int K)
+{
+    __shared__ float As[16][16];
+    __shared__ float Bs[16][17];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+    const __half *a = A + (size_t)blockIdx.z * M * K;
+    float acc = 0.0f;
+    float acc1 = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += 16) {
+        const int ka = k0 + tx;
+        As[ty][tx] = (row < M && ka < K) ? __half2float(a[(size_t)row * K + ka]) : 0.0f;
+        {
+            const int kb = k0 + ty;
+            Bs[ty][tx] = (kb < K && col < N) ? __half2float(B[(size_t)kb * N + col]) : 0.0f;
+        }
+        __syncthreads();
+        const int kmax = (K - k0 < 16) ? K - k0 : 16;
+        for (int kk = 0; kk < kmax; kk++) {
+            if (kk % 2 == 0)
+                acc = fmaf(As[ty][kk], Bs[kk][tx], acc);
+            else
+                acc1 = fmaf(As[ty][kk], Bs[kk][tx], acc1);
+        }
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[((size_t)blockIdx.z * M + row) * N + col] = __float2half(epilogue(acc + acc1, __half2float(bias[col])));
+}
