@@ -162,6 +162,17 @@ def gemm_bias_gelu(a16, b16, bias16):
     return (f32(0.5) * x * (f32(1) + t)).astype(f16)
 
 
+def attention_fwd(q16, k16, v16):
+    """softmax(Q K^T / sqrt(d)) V and log-sum-exp in float64, rounded once to
+    fp16 and fp32: closer to the exact result than the kernel's model needs."""
+    q, k, v = (t.astype(np.float64) for t in (q16, k16, v16))
+    s = (q @ np.swapaxes(k, -1, -2)) * float(f32(1) / np.sqrt(f32(q.shape[-1])))
+    m = s.max(axis=-1, keepdims=True)
+    e = np.exp(s - m)
+    lse = (m[..., 0] + np.log(e.sum(axis=-1))).astype(f32)
+    return ((e / e.sum(axis=-1, keepdims=True)) @ v).astype(f16), lse
+
+
 def contracts():
     """name -> (tensors in order, args of the valid check, expected status, output for the bad variants)"""
     out = {}
@@ -268,6 +279,13 @@ def contracts():
     out["gemm_bias_gelu"] = ({"A": Ag, "B": Bg, "bias": bg, "C": gemm_bias_gelu(Ag, Bg, bg)},
                              ["--input", "A=A.npy", "--input", "B=B.npy", "--input", "bias=bias.npy", "--output",
                               "C=C.npy"], 0, "C")
+
+    # after gemm_bias_gelu's draws, which keep their values
+    Qa, Ka, Va = normal((1, 2, 16, 64)), normal((1, 2, 24, 64)), normal((1, 2, 24, 64))
+    Oa, lsea = attention_fwd(Qa, Ka, Va)
+    out["attention_fwd"] = ({"Q": Qa, "K": Ka, "V": Va, "O": Oa, "lse": lsea},
+                            ["--input", "Q=Q.npy", "--input", "K=K.npy", "--input", "V=V.npy", "--output", "O=O.npy",
+                             "--output", "lse=lse.npy"], 0, "O")
 
     return out
 
