@@ -105,6 +105,7 @@ static int rw_check_case(const tp_value *model, const tp_case *c, char *err, siz
         if (!s)
             return -1;
         const int rc = all_rows(s, NULL, err, errlen);
+        rw_setup_clear(s);
         free(s);
         if (rc != 0)
             return -1;
@@ -119,6 +120,7 @@ static int rw_reference(const tp_value *model, const tp_case *c, const char *out
     if (!s)
         return -1;
     const int rc = all_rows(s, ref, err, errlen); /* check_case's refusals too: `tolproof check` calls none */
+    rw_setup_clear(s);
     free(s);
     return rc;
 }
@@ -188,7 +190,7 @@ const tp_op tp_op_rowwise = {
     "reductions along each row (sum, max, min of a term, any order), then y = an expression of the row's element, "
     "its column's parameters and the reduced values, in binary32 (contract model.reduce, model.expr)",
     rw_check_model, rw_reference, rw_say, rw_statements,
-    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), model_keys,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32) | TP_DTYPE_BIT(TP_I32), model_keys,
     TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), NULL /* values compared */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, rw_check_case, NULL, NULL,
     NULL /* reference by ranges: none */, NULL, NULL};
