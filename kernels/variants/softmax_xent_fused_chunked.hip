@@ -2,7 +2,7 @@
  * contract: softmax_xent_fused
  * expect: correct
  * entry: softmax_xent_fused_chunked
- * cases: target_first_column_16x4096 confident_all_f16_62x1024 ignore_index_8x4096 special_64x64 wide_32x4096 single_class_8x1 large_logits_16x32000
+ * cases: target_first_column_16x4096 confident_all_f16_62x1024 ignore_index_8x4096 special_64x64 wide_32x4096 single_class_8x1
  * what: each thread owns a contiguous chunk of ceil(V / 1024) columns, summed from its end backwards; warp-shuffle trees as the base kernel
  */
 /* Contiguous chunks instead of strided columns (as a vectorizing author
