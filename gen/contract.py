@@ -284,10 +284,16 @@ class Validator:
             kind = next(k for k in ("sum", "max", "min") if k in red)
             texts.insert(q, (["model", "reduce", name, kind], f"model.reduce.{name}", red[kind],
                              inputs + list(extra[:q]) + list(dims)))
+        per_line = self.rowwise_per_line(model, tensors) if op == "rowwise" else {}
         for path, where, text, names in texts:
             if type(text) is not str:
                 self.err(path, f"{where} is {_tname(text)}", "an expression string")
-            r = self.grammar(path, "bad expression: ", {"kind": "ew_expr", "text": text, "inputs": names}, answer=True)
+            r = self.grammar(path, "bad expression: ", {"kind": "ew_expr", "text": text, "inputs": names, "op": op},
+                             answer=True)
+            line = per_line.get(path[-1]) if path[1] == "expr" else None
+            if line and line[1] in r.get("index_on", []):
+                self.err(path, f"{where} has one element per {line[0]} but reads an index({line[1]}), which varies "
+                         "along it", f"only reductions, dims, inputs and indices constant along a {line[0]}")
             for fn in r.get("fns", []):
                 per = ulps.get(fn)
                 if type(per) is not dict or not per or not all(
@@ -296,6 +302,22 @@ class Validator:
                              f"{where} uses {fn} without a documented ulp bound",
                              f"[model.ulp] {fn} = {{ cuda = K }} (K in 0..64, the vendor's documented bound, per "
                              f"backend)")
+
+    @staticmethod
+    def rowwise_per_line(model, tensors):
+        """op rowwise: the outputs with one element per line, as
+        oracles/generic/rw_model.c reads their shapes (here by their dims'
+        names): {output: ("row", "col")} along rows, the shape of an
+        input of rank >= 2 without its last axis (or with it as 1);
+        {output: ("column", "row")} along columns, that axis alone."""
+        column = model.get("along") == "column"
+        lines = []
+        for t in tensors:
+            sh = t.get("shape")
+            if t["role"] == "input" and type(sh) is list and len(sh) >= 2:
+                lines += [[sh[-1]]] if column else [sh[:-1], sh[:-1] + [1]]
+        return {t["name"]: ("column", "row") if column else ("row", "col")
+                for t in tensors if t["role"] != "input" and t.get("shape") in lines}
 
     def rowwise_model(self, model, tensors, dims):
         """op rowwise: [model.reduce], each NAME = { sum = "term", order =

@@ -17,10 +17,12 @@
  *         {"kind": "value" | "condition", "text": "ceil_div(N, 16)"}
  *         {"kind": "fill", "text": "normal(0, 1)", "dtype": "f16", "rank": 2}
  *         {"kind": "dim_name" | "tensor_name", "text": "M"}
- *         {"kind": "ew_expr", "text": "a * b", "inputs": ["a", "b"]}
- *           (op elementwise's model.expr; the answer adds "fns", the
- *           device functions it uses, and "reads", how many INPUT[INDEX]
- *           and index() it has)
+ *         {"kind": "ew_expr", "text": "a * b", "inputs": ["a", "b"], "op": "elementwise"}
+ *           (the generic ops' expressions; the answer adds "fns", the
+ *           device functions it uses, "reads", how many INPUT[INDEX] and
+ *           index() it has, and "index_on", the coordinate each
+ *           index(INDEX) depends on: "row", "col" or "none"; op rowwise
+ *           refuses INPUT[INDEX])
  *       and the answer has one result per item, in order:
  *         {"results": [{"ok": true, "c": "tp_ceil_div(N, 16)"},
  *                      {"ok": false, "what": "...", "expected": "..."}, ...]}
@@ -262,17 +264,33 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
             free(p);
             return has_nul ? nul_failure(item, &e) : failure(&e);
         }
+        const char *op = json_string_value(json_object_get(item, "op"));
+        const int rowwise = op && strcmp(op, "rowwise") == 0;
+        json_t *index_on = json_array();
         for (int k = 0; k < p->nreads; k++) { /* INPUT[INDEX]: a shape expression over the dims, row and col */
             char c[1024];
             int axis;
+            if (rowwise && p->read[k].tensor >= 0) {
+                snprintf(e.what, sizeof e.what, "%.60s[%.111s]: an indexed read of an input is op elementwise's",
+                         names[p->read[k].tensor], p->read[k].index);
+                snprintf(e.expected, sizeof e.expected, "the inputs by name, and index(INDEX) for a column or row "
+                         "number");
+                free(p);
+                json_decref(index_on);
+                return failure(&e);
+            }
             if (ew_read_check(p->read[k].index, ndims, dims, c, sizeof c, &axis, &e) != 0) {
                 char what[sizeof e.what];
                 snprintf(what, sizeof what, "%.60s[%.111s]: %.320s", p->read[k].tensor >= 0 ? names[p->read[k].tensor] : "index",
                          p->read[k].index, e.what);
                 snprintf(e.what, sizeof e.what, "%s", what);
                 free(p);
+                json_decref(index_on);
                 return failure(&e);
             }
+            if (p->read[k].tensor < 0)
+                json_array_append_new(index_on, json_string(axis == EW_ON_COL ? "col" : axis == EW_ON_ROW ? "row"
+                                                                                                           : "none"));
         }
         json_t *fns = json_array();
         for (int k = 0; k < EW_NFNS; k++)
@@ -280,7 +298,7 @@ static json_t *check_item(const json_t *item, int ndims, const char *const *dims
                 json_array_append_new(fns, json_string(ew_fn_name(k)));
         const int nreads = p->nreads;
         free(p);
-        return json_pack("{s:b, s:o, s:i}", "ok", 1, "fns", fns, "reads", nreads);
+        return json_pack("{s:b, s:o, s:i, s:o}", "ok", 1, "fns", fns, "reads", nreads, "index_on", index_on);
     }
     if (strcmp(kind, "dim_name") == 0 || strcmp(kind, "tensor_name") == 0) {
         if (tp_expr_check_name(text, kind[0] == 'd', &e) != 0 || has_nul)

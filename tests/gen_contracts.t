@@ -308,6 +308,13 @@ ewbad "an expression for a tensor that is not an output" '^y = ' 's/^y = /z = /'
 shipbad rope_fwd "an INDEX over an unknown name" '^y = ' 's/pos\[row \/ heads\]/pos[row \/ nheads]/' "pos\[row / nheads\]: unknown dim 'nheads'"
 shipbad rope_fwd "an INDEX over both row and col" '^y = ' 's/x\[(col + d \/ 2) % d\]/x[row + col]/' "x\[row \+ col\]: the index depends on both row and col"
 
+# op rowwise's comparisons and indices (softmax_xent_fused): FILE:LINE, what was expected
+xebad() { shipbad softmax_xent_fused "$@"; }
+xebad "'=' for == in select" '^grad = ' 's/index(col) == target, 1.0f/index(col) = target, 1.0f/' "'=' \\(an assignment in C\\)"
+xebad "a comparison used as a value" '^grad = ' 's/select(index(col) == target, 1.0f, 0.0f)/(index(col) == target)/' "a comparison used as a value"
+xebad "an indexed read of an input in op rowwise" '^xt = ' 's/target, x, 0.0f/target, x[col], 0.0f/' "x\\[col\\]: an indexed read of an input is op elementwise's"
+xebad "a per-row output reading index(col)" '^loss = ' 's/m - xt)/m - xt * index(col))/' "model.expr.loss has one element per row but reads an index\\(col\\)"
+
 # op rowwise's [model.reduce] (rmsnorm_fwd): FILE:LINE, what was expected
 rwbad() { shipbad rmsnorm_fwd "$@"; }
 rwbad "a reduction in a declared order" '^ss = ' 's/order = "any"/order = "sequential"/' "order = \"sequential\""

@@ -49,6 +49,10 @@ static void test_parse(void)
         {"index(col + 1", "missing ')'"},
         {"c[col]", "unknown name 'c'"},
         {"a[0] + a[1] + a[2] + a[3] + a[4] + a[5] + a[6] + a[7] + a[8]", "too many indexed reads"},
+        {"select(index(col) == b, a, 0.0f) + select(a != b, 1.0f, 0.0f)", NULL},
+        {"select(a = b, a, b)", "'=' (an assignment in C)"},
+        {"(a == b) * a", "a comparison used as a value"},
+        {"select(a ! b, a, b)", "select's first argument is not a comparison"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ew_prog p;
@@ -195,6 +199,61 @@ static void test_exact(void)
     ew_exact_clear(&w);
     tap_ok(bad == 0, "the MPFI enclosure holds the 1024-bit MPFR value on 20000 inputs (%d not)", bad);
     tap_ok(wide == 0, "and is within 2^-45 relative of it (%d wider)", wide);
+}
+
+/* == and != in select: decided where the operands are the same point or
+ * disjoint, the hull of both branches otherwise; -0 == +0 as in C; the
+ * exact path compares the reals the same way. */
+static void test_equality(void)
+{
+    ew_prog eq, ne;
+    tp_grammar_error e;
+    ew_parse("select(a == b, a * 2, a - 1)", 2, AB, &eq, &e);
+    ew_parse("select(a != b, a * 2, a - 1)", 2, AB, &ne, &e);
+    static const ew_model none = {0, {0, -1, -1, -1, -1, -1, -1, -1}};
+    static const struct {
+        tp_ival32 a, b;
+        float lo, hi, nlo, nhi; /* select(a == b, ...), select(a != b, ...) */
+    } cases[] = {
+        {{3, 3}, {3, 3}, 6, 6, 2, 2},               /* the same point: equal */
+        {{3, 3}, {4, 4}, 2, 2, 6, 6},               /* two points: not */
+        {{-0.0f, -0.0f}, {0, 0}, -0.0f, -0.0f, -1, -1}, /* -0 == +0 */
+        {{1, 2}, {3, 5}, 0, 1, 2, 4},               /* disjoint intervals: never equal */
+        {{1, 4}, {3, 5}, 0, 8, 0, 8},               /* overlapping: either branch */
+        {{3, 3}, {3, 4}, 2, 6, 2, 6},               /* a point inside an interval: either */
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const tp_ival32 in[2] = {cases[i].a, cases[i].b};
+        tp_ival32 r, q;
+        int node;
+        const char *why;
+        const int rc = ew_admit_box(&eq, &none, in, eq.n - 1, NULL, NULL, NULL, &r, &node, &why) |
+                       ew_admit_box(&ne, &none, in, ne.n - 1, NULL, NULL, NULL, &q, &node, &why);
+        if (rc != 0 || r.lo != cases[i].lo || r.hi != cases[i].hi || q.lo != cases[i].nlo || q.hi != cases[i].nhi) {
+            bad++;
+            tap_diag("case %zu: == [%g, %g], != [%g, %g]", i, (double)r.lo, (double)r.hi, (double)q.lo,
+                     (double)q.hi);
+        }
+    }
+    tap_ok(bad == 0, "== and != in select: the branch where decided (same point, disjoint), the hull where not, "
+           "-0 == +0 (%d of %zu wrong)", bad, sizeof cases / sizeof cases[0]);
+    ew_exact_ws w;
+    ew_exact_init(&w, &eq);
+    double lo, mid, hi;
+    int ok = ew_exact(&w, &eq, (const float[]){3, 3}, NULL, NULL, &lo, &mid, &hi) == 0 && lo == 6 && hi == 6;
+    ok &= ew_exact(&w, &eq, (const float[]){3, -3}, NULL, NULL, &lo, &mid, &hi) == 0 && lo == 2 && hi == 2;
+    mpfi_t b;
+    mpfi_init2(b, 64);
+    mpfi_interv_d(b, 3, 3.5);
+    w.box[1] = b; /* b an enclosure that holds 3 and more: undecided */
+    ok &= ew_exact(&w, &eq, (const float[]){3, 0}, NULL, NULL, &lo, &mid, &hi) == 0 && lo == 2 && hi == 6;
+    mpfi_interv_d(b, 3.25, 3.5); /* disjoint from 3: not equal */
+    ok &= ew_exact(&w, &eq, (const float[]){3, 0}, NULL, NULL, &lo, &mid, &hi) == 0 && lo == 2 && hi == 2;
+    w.box[1] = NULL;
+    mpfi_clear(b);
+    ew_exact_clear(&w);
+    tap_ok(ok, "the exact path compares reals: equal points, unequal points, an undecided and a disjoint enclosure");
 }
 
 /* One case of op elementwise: inputs a (and b) of n binary16 values. */
@@ -456,6 +515,7 @@ int main(void)
     test_parse();
     test_admit();
     test_exact();
+    test_equality();
     test_op();
     test_indexed();
     test_gelu_cross();

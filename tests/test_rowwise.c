@@ -45,6 +45,14 @@ typedef struct {
     tp_case c;
 } rms_case;
 
+/* An empty CUDA case named name with dims rd = R and cd = C. */
+static void case_2d(tp_case *c, const char *name, const char *rd, int R, const char *cd, int C)
+{
+    memset(c, 0, sizeof *c);
+    c->name = name, c->backend = "cuda", c->ndims = 2;
+    c->dim_names[0] = rd, c->dims[0] = R, c->dim_names[1] = cd, c->dims[1] = C;
+}
+
 static void rms_make(rms_case *k, int rows, int cols, double sigma)
 {
     k->rows = rows, k->cols = cols;
@@ -278,9 +286,7 @@ static void test_backward(void)
     for (int r = 0; r < R; r++)
         rstd[r] = (float)(0.25 + uniform01());
     tp_case c;
-    memset(&c, 0, sizeof c);
-    c.name = "bwd", c.backend = "cuda", c.ndims = 2;
-    c.dim_names[0] = "rows", c.dims[0] = R, c.dim_names[1] = "cols", c.dims[1] = C;
+    case_2d(&c, "bwd", "rows", R, "cols", C);
     case_add_tensor(&c, "x", TP_F16, 2, R, C, x, 0);
     case_add_tensor(&c, "w", TP_F16, 1, C, 0, w, 0);
     case_add_tensor(&c, "dy", TP_F16, 2, R, C, dy, 0);
@@ -348,6 +354,164 @@ static void test_backward(void)
     free(x), free(dy), free(w), free(dx), free(rx), free(rw);
 }
 
+/* The fused softmax cross-entropy of contracts/softmax_xent_fused.toml:
+ * index(col) compared with an int32 target read once per row (== in
+ * select), the one-hot sum exact, ignored rows; host evaluations in three
+ * summation orders with expf within 2 and logf within 1 step of the
+ * correctly rounded value all inside; the exact loss against MPFR. */
+static const char *const XENT_MODEL =
+    "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\","
+    " \"reduce\": {\"m\": {\"max\": \"x\", \"order\": \"any\"}, \"s\": {\"sum\": \"expf(x - m)\", \"order\": \"any\"},"
+    " \"xt\": {\"sum\": \"select(index(col) == target, x, 0.0f)\", \"order\": \"any\"}},"
+    " \"expr\": {\"loss\": \"select(target == -100, 0.0f, logf(s) + m - xt)\","
+    " \"grad\": \"select(target == -100, 0.0f, (expf(x - m) / s - select(index(col) == target, 1.0f, 0.0f)) * "
+    "scale)\"}, \"ulp\": {\"expf\": {\"cuda\": 2}, \"logf\": {\"cuda\": 1}}}";
+
+/* A correctly rounded logf or expf k binary32 steps off. */
+static float fn_off(int fn, float v, int k) { return steps(ew_fn_rn32(fn - EW_FIRST_FN, v), k); }
+
+static void test_xent(void)
+{
+    enum { R = 12, C = 700 };
+    uint16_t *x = malloc(R * C * 2), *grad = calloc(R * C, 2);
+    int32_t target[R];
+    float scale = 1.0f / 3.0f, loss[R];
+    for (int i = 0; i < R * C; i++)
+        x[i] = f16_normal(3.0);
+    for (int r = 0; r < R; r++)
+        target[r] = r == 0 ? 0 : r == 1 ? C - 1 : r == 2 ? -100 : (int32_t)(uniform01() * C);
+    tp_case c;
+    case_2d(&c, "xent", "rows", R, "V", C);
+    case_add_tensor(&c, "x", TP_F16, 2, R, C, x, 0);
+    case_add_tensor(&c, "target", TP_I32, 2, R, 1, target, 0);
+    case_add_tensor(&c, "scale", TP_F32, 1, 1, 0, &scale, 0);
+    case_add_tensor(&c, "loss", TP_F32, 1, R, 0, loss, 1);
+    case_add_tensor(&c, "grad", TP_F16, 2, R, C, grad, 1);
+    tp_ref *rl = malloc(R * sizeof *rl), *rg = malloc(R * C * sizeof *rg);
+    char err[600] = "";
+    int rc = run(XENT_MODEL, &c, "loss", rl, err, sizeof err, 0) || run(XENT_MODEL, &c, "grad", rg, err, sizeof err, 0);
+    tap_ok(rc == 0, "fused softmax cross-entropy (op rowwise): references of loss and grad (%s)", err);
+    int bad = 0, tried = 0;
+    for (int r = 0; rc == 0 && r < R; r++) {
+        const uint16_t *xr = x + r * C;
+        float m = -INFINITY;
+        for (int j = 0; j < C; j++)
+            m = fmaxf(m, h2f(xr[j]));
+        for (int order = 0; order < 3; order++)
+            for (int k = -2; k <= 2; k++) {
+                float e[C], s = 0.0f, part[1024] = {0};
+                for (int j = 0; j < C; j++)
+                    e[j] = fn_off(EW_EXP, h2f(xr[j]) - m, ((k + j) % 5 + 5) % 5 - 2); /* each term its own error */
+                if (order == 0)
+                    for (int j = 0; j < C; j++)
+                        s += e[j];
+                else if (order == 1)
+                    for (int j = C - 1; j >= 0; j--)
+                        s += e[j];
+                else { /* the kernel's shape: 1024 strided threads, then a tree */
+                    for (int j = 0; j < C; j++)
+                        part[j % 1024] += e[j];
+                    for (int w = 512; w > 0; w /= 2)
+                        for (int t = 0; t < w; t++)
+                            part[t] += part[t + w];
+                    s = part[0];
+                }
+                const int t = target[r];
+                for (int lk = -1; lk <= 1; lk++) {
+                    const float l = t == -100 ? 0.0f : fn_off(EW_LOG, s, lk) + m - h2f(xr[t]);
+                    tried++;
+                    bad += !(rl[r].allow_lo <= l && l <= rl[r].allow_hi);
+                }
+                for (int j = 0; j < C; j++) {
+                    const float p = fn_off(EW_EXP, h2f(xr[j]) - m, k) / s;
+                    const double g = t == -100 ? 0.0 : h2f(tp_f16_from_float((p - (j == t ? 1.0f : 0.0f)) * scale));
+                    tried++;
+                    bad += !(rg[r * C + j].allow_lo <= g && g <= rg[r * C + j].allow_hi);
+                }
+            }
+    }
+    tap_ok(rc == 0 && bad == 0, "every binary32 evaluation (3 sum orders, expf within 2 and logf within 1 step) lies "
+           "in the admitted sets of loss and grad (%d evaluations, %d outside)", tried, bad);
+    tap_ok(rc == 0 && rl[2].allow_lo == 0 && rl[2].allow_hi == 0 && rg[2 * C + 5].allow_lo == 0 &&
+               rg[2 * C + 5].allow_hi == 0,
+           "an ignored row (target -100): loss and grad admitted exactly 0");
+    /* the exact loss against MPFR at 1024 bits */
+    int out = 0;
+    mpfr_t acc, t;
+    mpfr_inits2(1024, acc, t, (mpfr_ptr)0);
+    for (int r = 0; rc == 0 && r < R; r++) {
+        if (target[r] == -100)
+            continue;
+        float m = -INFINITY;
+        for (int j = 0; j < C; j++)
+            m = fmaxf(m, h2f(x[r * C + j]));
+        mpfr_set_ui(acc, 0, MPFR_RNDN);
+        for (int j = 0; j < C; j++) {
+            mpfr_set_flt(t, h2f(x[r * C + j]), MPFR_RNDN);
+            mpfr_sub_d(t, t, m, MPFR_RNDN);
+            mpfr_exp(t, t, MPFR_RNDN);
+            mpfr_add(acc, acc, t, MPFR_RNDN);
+        }
+        mpfr_log(acc, acc, MPFR_RNDN);
+        mpfr_add_d(acc, acc, m, MPFR_RNDN);
+        mpfr_sub_d(acc, acc, h2f(x[r * C + target[r]]), MPFR_RNDN);
+        const double l = mpfr_get_d(acc, MPFR_RNDN);
+        out += !(rl[r].exact_lo <= l && l <= rl[r].exact_hi && fabs(rl[r].exact - l) <= 0x1p-50 * fabs(l));
+    }
+    mpfr_clears(acc, t, (mpfr_ptr)0);
+    tap_ok(rc == 0 && out == 0, "the exact loss agrees with MPFR at 1024 bits (%d differ)", out);
+
+    /* the one-hot sum is x[t] exactly; a sum of two nonzero terms is not */
+    static const char *const onehot =
+        "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"xt\": {\"sum\": "
+        "\"select(index(col) == target, x, 0.0f)\", \"order\": \"any\"}}, \"expr\": {\"loss\": \"xt\"}}";
+    static const char *const twohot =
+        "{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"xt\": {\"sum\": "
+        "\"select(index(col) < 2, x, 0.0f)\", \"order\": \"any\"}}, \"expr\": {\"loss\": \"xt\"}}";
+    x[3 * C + 0] = 0x3c01, x[3 * C + 1] = 0x3c00; /* 1 + 2^-10 and 1: their binary32 sum is exact, the bound is not */
+    rc = run(onehot, &c, "loss", rl, err, sizeof err, 0);
+    int exact = rc == 0;
+    for (int r = 0; rc == 0 && r < R; r++) {
+        const double v = target[r] == -100 ? 0.0 : h2f(x[r * C + target[r]]);
+        exact &= rl[r].allow_lo == v && rl[r].allow_hi == v && rl[r].exact == v;
+    }
+    tap_ok(exact, "sum(select(index(col) == target, x, 0.0f)) admits x[target] exactly, and 0 for an ignored row (%s)",
+           err);
+    rc = run(twohot, &c, "loss", rl, err, sizeof err, 0);
+    tap_ok(rc == 0 && rl[3].allow_lo < rl[3].exact && rl[3].exact < rl[3].allow_hi,
+           "a row sum of two nonzero terms keeps the any-order bound: [%.9g, %.9g] around %.9g", rl[3].allow_lo,
+           rl[3].allow_hi, rl[3].exact);
+
+    /* what the model refuses about indices and int32 inputs */
+    static const struct {
+        const char *model, *output, *needle;
+    } bad_models[] = {
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"m\": {\"max\": "
+         "\"x\", \"order\": \"any\"}}, \"expr\": {\"loss\": \"m * index(col)\"}}",
+         "loss", "has one element per row but reads index(col), which varies along it"},
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"m\": {\"max\": "
+         "\"x[col + 1]\", \"order\": \"any\"}}, \"expr\": {\"loss\": \"m\"}}",
+         "loss", "x[col + 1]: an indexed read of an input is op elementwise's"},
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"m\": {\"max\": "
+         "\"x * index(col * 100000)\", \"order\": \"any\"}}, \"expr\": {\"loss\": \"m\"}}",
+         "loss", "index(col * 100000) is 16800000 at col 168; expected an integer within 2^24"},
+        {"{\"arithmetic\": \"fp32\", \"fma\": \"any\", \"output_rounding\": \"nearest\", \"reduce\": {\"m\": {\"max\": "
+         "\"x * index(row + col)\", \"order\": \"any\"}}, \"expr\": {\"loss\": \"m\"}}",
+         "loss", "index[row + col]: the index depends on both row and col"},
+    };
+    for (size_t i = 0; i < sizeof bad_models / sizeof bad_models[0]; i++) {
+        rc = run(bad_models[i].model, &c, bad_models[i].output, rl, err, sizeof err, 0);
+        if (!tap_ok(rc != 0 && strstr(err, bad_models[i].needle), "refused: %s", bad_models[i].needle))
+            tap_diag("rc %d: %s", rc, err);
+    }
+    target[5] = (1 << 24) + 1;
+    rc = run(XENT_MODEL, &c, NULL, NULL, err, sizeof err, 1);
+    tap_ok(rc != 0 && strstr(err, "rowwise: input target holds 16777217 at element 5; expected int32 values within "
+                                  "2^24"),
+           "an int32 input beyond 2^24 is refused before launch, naming the tensor and element (%s)", err);
+    free(x), free(grad), free(rl), free(rg);
+}
+
 /* What the model refuses, in its own words. */
 static void test_refusals(void)
 {
@@ -400,9 +564,12 @@ static void test_refusals(void)
     tap_ok(rc != 0 && strstr(err, "row 0, column 9: a product may overflow binary32 at operation 3 of "
                                    "model.reduce.ss"),
            "a square that overflows binary32 is refused before launch (%s)", err);
-    /* a sum longer than the proven bound covers */
+    /* a sum longer than the proven bound covers (of nonzero terms: a row
+     * of zeros is exact, whatever its length) */
     enum { LONG = 65537 };
     uint16_t *xl = calloc(LONG, 2), *wl = calloc(LONG, 2), *yl = calloc(LONG, 2);
+    for (int j = 0; j < LONG; j++)
+        xl[j] = 0x3c00; /* 1 */
     memset(&c, 0, sizeof c);
     c.name = "long", c.backend = "cuda", c.ndims = 1, c.dim_names[0] = "cols", c.dims[0] = LONG;
     case_add_tensor(&c, "x", TP_F16, 2, 1, LONG, xl, 0);
@@ -420,6 +587,7 @@ int main(void)
     test_rmsnorm_sound();
     test_max_sum();
     test_backward();
+    test_xent();
     test_refusals();
     return tap_done();
 }

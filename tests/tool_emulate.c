@@ -587,6 +587,68 @@ static void gemm_bias_gelu(tp_case *c, const char *mutant)
             }
 }
 
+/* Fused softmax cross-entropy (op rowwise, contracts/softmax_xent_fused.toml)
+ * as kernels/softmax_xent_fused.hip runs it: 1024 strided per-thread sums,
+ * then a pairwise tree; the host's expf and logf (glibc: within 1 ulp).
+ * Mutants: no_onehot (grad without the target's -1), loss_no_max (loss =
+ * logf(s) - x[t]), unscaled (grad not times scale), fp16_sum (each
+ * thread's running sum of e kept in binary16), onehot_next (the -1 at
+ * column t + 1). */
+static void softmax_xent_fused(tp_case *c, const char *mutant)
+{
+    const tp_tensor *X = tp_case_tensor(c, "x");
+    const int64_t V = X->shape[1], rows = X->numel / V;
+    const int32_t *target = tp_case_tensor(c, "target")->data;
+    const float scale = ((const float *)tp_case_tensor(c, "scale")->data)[0];
+    float *loss = tp_case_tensor(c, "loss")->data;
+    uint16_t *grad = tp_case_tensor(c, "grad")->data;
+    const int no_onehot = strcmp(mutant, "no_onehot") == 0, no_max = strcmp(mutant, "loss_no_max") == 0,
+              unscaled = strcmp(mutant, "unscaled") == 0, fp16_sum = strcmp(mutant, "fp16_sum") == 0,
+              next = strcmp(mutant, "onehot_next") == 0;
+    enum { T = 1024 };
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t r = 0; r < rows; r++) {
+        const uint16_t *x = (const uint16_t *)X->data + r * V;
+        uint16_t *g = grad + r * V;
+        const int64_t t = target[r];
+        if (t == -100) {
+            for (int64_t j = 0; j < V; j++)
+                g[j] = tp_f16_from_float(0.0f);
+            loss[r] = 0.0f;
+            continue;
+        }
+        float red[T];
+        for (int k = 0; k < T; k++) {
+            red[k] = -INFINITY;
+            for (int64_t j = k; j < V; j += T)
+                red[k] = fmaxf(red[k], h2f(x[j]));
+        }
+        for (int w = T / 2; w > 0; w /= 2)
+            for (int k = 0; k < w; k++)
+                red[k] = fmaxf(red[k], red[k + w]);
+        const float m = red[0];
+        for (int k = 0; k < T; k++) {
+            float s = 0.0f;
+            for (int64_t j = k; j < V; j += T) {
+                s += expf(h2f(x[j]) - m);
+                if (fp16_sum)
+                    s = h2f(tp_f16_from_float(s));
+            }
+            red[k] = s;
+        }
+        for (int w = T / 2; w > 0; w /= 2)
+            for (int k = 0; k < w; k++)
+                red[k] += red[k + w];
+        const float s = red[0];
+        const int64_t hot = next ? t + 1 : t;
+        for (int64_t j = 0; j < V; j++) {
+            const float p = expf(h2f(x[j]) - m) / s, d = p - (j == hot && !no_onehot ? 1.0f : 0.0f);
+            g[j] = tp_f16_from_float(unscaled ? d : d * scale);
+        }
+        loss[r] = no_max ? logf(s) - h2f(x[t]) : logf(s) + m - h2f(x[t]);
+    }
+}
+
 /* SwiGLU backward (op elementwise, contracts/swiglu_bwd.toml), with the
  * host's expf. Mutant wrong_constant: 1 - s becomes 0.5 - s. */
 static void swiglu_bwd(tp_case *c, const char *mutant)
@@ -765,6 +827,7 @@ static const struct {
     {"rowwise", "rmsnorm_fwd_bf16", rmsnorm_fwd},
     {"rowwise", "rmsnorm_bwd_input", rmsnorm_bwd_input},
     {"rowwise", "rmsnorm_bwd_weight", rmsnorm_bwd_weight},
+    {"rowwise", "softmax_xent_fused", softmax_xent_fused},
     {"contraction", NULL, gemm_bias_gelu},
 };
 #define NEMU (sizeof emulations / sizeof emulations[0])

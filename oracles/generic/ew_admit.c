@@ -193,7 +193,11 @@ static int compare(ew_kind k, tp_ival32 a, tp_ival32 b)
     case EW_LT: return a.hi < b.lo ? 1 : a.lo >= b.hi ? 0 : 2;
     case EW_LE: return a.hi <= b.lo ? 1 : a.lo > b.hi ? 0 : 2;
     case EW_GT: return a.lo > b.hi ? 1 : a.hi <= b.lo ? 0 : 2;
-    default: return a.lo >= b.hi ? 1 : a.hi < b.lo ? 0 : 2; /* EW_GE */
+    case EW_GE: return a.lo >= b.hi ? 1 : a.hi < b.lo ? 0 : 2;
+    default: { /* EW_EQ, EW_NE: equal only where both are the same point (-0 == +0, as in C) */
+        const int eq = a.lo == a.hi && b.lo == b.hi && a.lo == b.lo ? 1 : a.hi < b.lo || a.lo > b.hi ? 0 : 2;
+        return k == EW_NE && eq != 2 ? !eq : eq;
+    }
     }
 }
 
@@ -321,6 +325,8 @@ int ew_admit_values(const ew_prog *p, const ew_model *m, const tp_ival32 *in, in
         case EW_LE:
         case EW_GT:
         case EW_GE:
+        case EW_EQ:
+        case EW_NE:
             truth[i] = compare(nd->kind, a, b);
             v[i] = a; /* unused */
             break;

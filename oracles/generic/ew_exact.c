@@ -62,9 +62,21 @@ static ew_memo_slot *memo_slot(ew_exact_ws *w, int i, ew_kind kind, mpfi_srcptr 
     return m;
 }
 
-/* r = f(a) for the device functions memo_slot may serve */
+/* r = f(a) for the device functions memo_slot may serve. exp of a point
+ * is one correctly rounded evaluation: rounded down, and the next number
+ * above where that was inexact, is [RNDD, RNDU], what mpfi_exp gives with
+ * two (the same enclosure: it is the hot path of softmax-like rows). */
 static void device_fn_exact(ew_kind k, mpfi_ptr r, mpfi_srcptr a)
 {
+    if (k == EW_EXP && mpfr_equal_p(&a->left, &a->right)) {
+        if (mpfr_exp(&r->left, &a->left, MPFR_RNDD) == 0)
+            mpfr_set(&r->right, &r->left, MPFR_RNDU);
+        else {
+            mpfr_set(&r->right, &r->left, MPFR_RNDU); /* same precision: exact */
+            mpfr_nextabove(&r->right);
+        }
+        return;
+    }
     switch (k) {
     case EW_EXP: mpfi_exp(r, a); break;
     case EW_TANH: mpfi_tanh(r, a); break;
@@ -83,7 +95,15 @@ static int compare(ew_kind k, mpfi_t a, mpfi_t b)
     case EW_LT: return lt ? 1 : ge ? 0 : 2;
     case EW_LE: return le ? 1 : gt ? 0 : 2;
     case EW_GT: return gt ? 1 : le ? 0 : 2;
-    default: return ge ? 1 : lt ? 0 : 2; /* EW_GE */
+    case EW_GE: return ge ? 1 : lt ? 0 : 2;
+    default: { /* EW_EQ, EW_NE: equal reals only where both enclosures are the same point */
+        const int eq = mpfr_equal_p(&a->left, &a->right) && mpfr_equal_p(&b->left, &b->right) &&
+                               mpfr_equal_p(&a->left, &b->left)
+                           ? 1
+                       : lt || gt ? 0
+                                  : 2;
+        return k == EW_NE && eq != 2 ? !eq : eq;
+    }
     }
 }
 
@@ -149,6 +169,8 @@ int ew_exact_nodes(ew_exact_ws *w, const ew_prog *p, const float *in, int upto, 
         case EW_LE:
         case EW_GT:
         case EW_GE:
+        case EW_EQ:
+        case EW_NE:
             truth[i] = compare(nd->kind, w->v[nd->a], w->v[nd->b]);
             mpfi_set_ui(r, 0);
             break;

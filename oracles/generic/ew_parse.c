@@ -74,7 +74,7 @@ static int add(parser *q, ew_kind kind, int a, int b, int c)
     return q->p->n++;
 }
 
-static int is_comparison(const parser *q, int i) { return i >= 0 && q->p->node[i].kind >= EW_LT && q->p->node[i].kind <= EW_GE; }
+static int is_comparison(const parser *q, int i) { return i >= 0 && EW_IS_COMPARISON(q->p->node[i].kind); }
 
 static int expr(parser *q);
 
@@ -168,7 +168,8 @@ static int call(parser *q, const char *name, size_t len)
                 arg[0] = expr(q);
                 if (arg[0] >= 0 && !is_comparison(q, arg[0])) {
                     q->s = at;
-                    return fail(q, "select's first argument is not a comparison", "a < b, a <= b, a > b or a >= b");
+                    return fail(q, "select's first argument is not a comparison",
+                                "a < b, a <= b, a > b, a >= b, a == b or a != b");
                 }
             } else
                 arg[j] = value(q);
@@ -354,9 +355,15 @@ static int expr(parser *q)
         k = q->s[1] == '=' ? EW_LE : EW_LT;
     else if (q->s[0] == '>')
         k = q->s[1] == '=' ? EW_GE : EW_GT;
+    else if (q->s[0] == '=' && q->s[1] == '=')
+        k = EW_EQ;
+    else if (q->s[0] == '!' && q->s[1] == '=')
+        k = EW_NE;
+    else if (q->s[0] == '=') /* C's assignment: a kernel's comparison is == */
+        return fail(q, "'=' (an assignment in C)", "== to compare two values");
     else
         return a;
-    q->s += (k == EW_LE || k == EW_GE) ? 2 : 1;
+    q->s += (k == EW_LT || k == EW_GT) ? 1 : 2;
     int b = sum(q);
     return b < 0 ? -1 : add(q, k, a, b, -1);
 }

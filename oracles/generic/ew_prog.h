@@ -7,7 +7,8 @@
  *   unary    := '-' unary | primary
  *   primary  := NUMBER | INPUT | INPUT '[' INDEX ']' | index '(' INDEX ')'
  *             | FUNC '(' args ')' | '(' expr ')'
- *   select(a < b, x, y)   x where a < b, else y (also <=, >, >=)
+ *   select(a < b, x, y)   x where a < b, else y (also <=, >, >=, ==, !=:
+ *                         comparisons of the values, exact on reals)
  *
  * NUMBER is a binary32 constant as a kernel spells it: an integer (exact
  * below 2^24) or a literal with an `f` suffix (`0.5f`, `1e-5f`), rounded
@@ -66,6 +67,8 @@ typedef enum {
     EW_LE,
     EW_GT,
     EW_GE,
+    EW_EQ,
+    EW_NE,
     EW_RN16, /* __float2half: rounded to binary16 (to nearest), read back as binary32 */
     /* device functions, one operand, in the order of ew_fn_names */
     EW_SQRT,
@@ -80,6 +83,7 @@ typedef enum {
 } ew_kind;
 
 #define EW_FIRST_FN EW_SQRT
+#define EW_IS_COMPARISON(k) ((k) >= EW_LT && (k) <= EW_NE)
 #define EW_NFNS (EW_NKINDS - EW_FIRST_FN)
 
 /* An INPUT[INDEX] (tensor: the input's index among the parser's names) or

@@ -31,7 +31,7 @@ void ew_tabs_plan(const ew_prog *p, const tp_format *const *fmt, ew_tabs *t)
     for (int i = 0; i < p->n; i++) {
         const unsigned d = dep[i];
         cand[i] = d && !(d & (d - 1)) && fn[i] && fmt[__builtin_ctz(d)] && fmt[__builtin_ctz(d)]->size == 2 &&
-                  !(p->node[i].kind >= EW_LT && p->node[i].kind <= EW_GE);
+                  !EW_IS_COMPARISON(p->node[i].kind);
     }
     for (int i = 0; i < p->n && t->n < EW_MAX_TABS; i++) {
         if (!cand[i] || (parent[i] >= 0 && cand[parent[i]]))

@@ -25,6 +25,7 @@
 #include "oracles/generic/ew_admit.h"
 #include "oracles/generic/ew_exact.h"
 #include "oracles/generic/ew_model.h"
+#include "oracles/generic/ew_read.h"
 #include "core/tp_expr.h"
 #include "core/tp_format.h"
 
@@ -77,72 +78,32 @@ static int resolve_read(const tp_case *c, const char *output, ew_setup *s, int k
     const int slot = s->prog.ninputs + k;
     const tp_tensor *T = r->tensor >= 0 ? s->in[r->tensor] : NULL;
     const char *what = T ? T->name : "index";
-    const char *names[TP_MAX_DIMS + 2];
-    int64_t vals[TP_MAX_DIMS + 2];
-    for (int d = 0; d < c->ndims; d++)
-        names[d] = c->dim_names[d], vals[d] = c->dims[d];
-    const int nd = c->ndims + 2;
-    names[c->ndims] = "row", names[c->ndims + 1] = "col";
-    tp_grammar_error e;
-    char cexpr[1024];
-    int axis;
-    if (ew_read_check(r->index, c->ndims, names, cexpr, sizeof cexpr, &axis, &e) != 0) {
-        snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s]: %s; expected %s", output, what, r->index, e.what,
-                 e.expected);
+    char where[160];
+    snprintf(where, sizeof where, "model.expr.%s", output);
+    ew_read_vals v;
+    if (ew_read_eval(r->index, c, s->numel / s->cols, s->cols, "elementwise", where, what, &v, err, errlen) != 0)
         return -1;
-    }
-    const int on_col = axis == EW_ON_COL, on_row = axis == EW_ON_ROW;
-    s->rd_on[k] = axis;
-    const int64_t n = on_col ? s->cols : on_row ? s->numel / s->cols : 1;
-    int64_t limit = INT64_MAX;
     s->rd_same[k] = T && T->rank == O->rank && !memcmp(T->shape, O->shape, sizeof(int64_t) * (size_t)O->rank);
     if (T && !s->rd_same[k] && T->rank != 1) {
+        free(v.at);
         snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s]: %s has rank %d and not the shape of %s; expected "
                  "an indexed input of the output's shape (INDEX a column) or a vector", output, what, r->index, what,
                  T->rank, output);
         return -1;
     }
-    if (T)
-        limit = s->rd_same[k] ? s->cols : T->numel;
-    if (!(s->rd_at[k] = malloc(sizeof(int64_t) * (size_t)n))) {
-        snprintf(err, errlen, "elementwise: out of memory");
-        return -1;
-    }
+    s->rd_on[k] = v.axis;
+    s->rd_at[k] = v.at;
     s->in[slot] = T;
     s->fmt[slot] = T ? tp_format_of(T->dtype) : NULL;
-    for (int64_t j = 0; j < n; j++) {
-        vals[c->ndims] = on_row ? j : 0, vals[c->ndims + 1] = on_col ? j : 0;
-        int64_t v;
-        char why[400];
-        if (tp_expr_eval(cexpr, nd, names, vals, &v, why, sizeof why) != 0) {
-            snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s] at %s %lld: %s", output, what, r->index,
-                     on_row ? "row" : "col", (long long)j, why);
-            return -1;
-        }
-        if (T ? !(v >= 0 && v < limit) : !(v >= -(1 << 24) && v <= 1 << 24)) {
-            if (T)
-                snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s] is %lld at %s %lld; expected an index in "
-                         "0 .. %lld (%s of %s)", output, what, r->index, (long long)v, on_row ? "row" : "col",
-                         (long long)j, (long long)limit - 1, s->rd_same[k] ? "a column" : "an element", what);
-            else
-                snprintf(err, errlen, "elementwise: model.expr.%s: index(%s) is %lld at %s %lld; expected an integer "
-                         "within 2^24 (exact in binary32)", output, r->index, (long long)v, on_row ? "row" : "col",
-                         (long long)j);
-            return -1;
-        }
-        s->rd_at[k][j] = v;
-    }
-    return 0;
-}
-
-/* An int32 input is read as binary32: every value must be exact there. */
-static int int_input_exact(const tp_tensor *T, char *err, size_t errlen)
-{
-    const int32_t *v = T->data;
-    for (int64_t i = 0; i < T->numel; i++)
-        if (v[i] > 1 << 24 || v[i] < -(1 << 24)) {
-            snprintf(err, errlen, "elementwise: input %s holds %d at element %lld; expected int32 values within "
-                     "2^24 (read as binary32, exactly)", T->name, v[i], (long long)i);
+    if (!T)
+        return ew_index_exact(&v, r->index, "elementwise", where, err, errlen);
+    const int64_t limit = s->rd_same[k] ? s->cols : T->numel;
+    for (int64_t j = 0; j < v.n; j++)
+        if (!(v.at[j] >= 0 && v.at[j] < limit)) {
+            snprintf(err, errlen, "elementwise: model.expr.%s: %s[%s] is %lld at %s %lld; expected an index in "
+                     "0 .. %lld (%s of %s)", output, what, r->index, (long long)v.at[j],
+                     v.axis == EW_ON_ROW ? "row" : "col", (long long)j, (long long)limit - 1,
+                     s->rd_same[k] ? "a column" : "an element", what);
             return -1;
         }
     return 0;
@@ -171,7 +132,7 @@ static int setup(const tp_value *model, const tp_case *c, const char *output, ew
                      tp_dtype_name(T->dtype));
             return -1;
         }
-        if (T->dtype == TP_I32 && int_input_exact(T, err, errlen) != 0)
+        if (T->dtype == TP_I32 && ew_int_input_exact(T, "elementwise", err, errlen) != 0)
             return -1;
         if (s->ninputs == EW_MAX_INPUTS) {
             snprintf(err, errlen, "elementwise: more than %d inputs", EW_MAX_INPUTS);

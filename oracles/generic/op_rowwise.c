@@ -18,6 +18,7 @@
 #include "oracles/generic/ew_model.h"
 #include "oracles/generic/rw_row.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 static const char *const m_along[] = {"row", "column", NULL};
@@ -105,6 +106,7 @@ static int rw_check_case(const tp_value *model, const tp_case *c, char *err, siz
         if (!s)
             return -1;
         const int rc = all_rows(s, NULL, err, errlen);
+        rw_setup_clear(s);
         free(s);
         if (rc != 0)
             return -1;
@@ -119,6 +121,7 @@ static int rw_reference(const tp_value *model, const tp_case *c, const char *out
     if (!s)
         return -1;
     const int rc = all_rows(s, ref, err, errlen); /* check_case's refusals too: `tolproof check` calls none */
+    rw_setup_clear(s);
     free(s);
     return rc;
 }
@@ -166,11 +169,33 @@ static const tp_statement rw_rn16_st = {
     "__float2half inside the expression (a value stored as binary16 and read back): its binary16 result set is the "
     "proven ends of oracles/common/proven/tp_f16_round.c (T3) around the operand's interval; the exact value is the "
     "expression without that rounding"};
+static const tp_statement rw_one_term_st = {
+    "rowwise.bound.one_term", TP_EVIDENCE,
+    "a row sum whose terms are all exactly 0 but at most one (a one-hot sum, select(index(col) == t, x, 0.0f)) is "
+    "that term, exactly, whatever the row's length: in round to nearest, adding an exact 0 rounds nothing"};
 static const tp_statement *const rw_statements[] = {&rw_exact_st,    &rw_sum_st,    &rw_bound_st,
                                                     &rw_dependence_st, &rw_order_st,  &rw_finite_st,
-                                                    &rw_unproven_st, &rw_column_st, &rw_rn16_st, NULL};
+                                                    &rw_unproven_st, &rw_column_st, &rw_rn16_st,
+                                                    &rw_one_term_st, NULL};
 static const tp_statement *const rw_row_statements[] = {&rw_exact_st,  &rw_sum_st,    &rw_bound_st,   &rw_dependence_st,
                                                         &rw_order_st, &rw_finite_st, &rw_unproven_st, NULL};
+
+/* Whether a sum reduction's term holds a select: the one way a model
+ * makes most of a row's terms exactly 0 (a one-hot sum), where the
+ * one-term rule decides the bound. Said only there: the rule applies to
+ * every row, but statements are part of recorded results. */
+static int sums_a_select(const tp_value *model)
+{
+    const tp_value *red = tp_value_get(model, "reduce");
+    for (int q = 0; tp_value_is_table(red) && q < red->n; q++) {
+        const char *t = tp_value_string(tp_value_get(&red->items[q], "sum"));
+        for (const char *p = t ? strstr(t, "select") : NULL; p; p = strstr(p + 1, "select"))
+            if ((p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+                !(isalnum((unsigned char)p[6]) || p[6] == '_'))
+                return 1;
+    }
+    return 0;
+}
 
 static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
@@ -181,6 +206,8 @@ static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
         tp_say(out, &rw_column_st);
     if (ew_model_rounds_to_binary16(model))
         tp_say(out, &rw_rn16_st);
+    if (sums_a_select(model))
+        tp_say(out, &rw_one_term_st);
 }
 
 const tp_op tp_op_rowwise = {
@@ -188,7 +215,7 @@ const tp_op tp_op_rowwise = {
     "reductions along each row (sum, max, min of a term, any order), then y = an expression of the row's element, "
     "its column's parameters and the reduced values, in binary32 (contract model.reduce, model.expr)",
     rw_check_model, rw_reference, rw_say, rw_statements,
-    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), model_keys,
+    TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32) | TP_DTYPE_BIT(TP_I32), model_keys,
     TP_DTYPE_BIT(TP_F16) | TP_DTYPE_BIT(TP_BF16) | TP_DTYPE_BIT(TP_F32), NULL /* values compared */,
     NULL /* nonfinite_inputs: the model covers finite inputs only */, rw_check_case, NULL, NULL,
     NULL /* reference by ranges: none */, NULL, NULL};

@@ -2,8 +2,10 @@
 
 #include "oracles/common/op_common.h"
 #include "oracles/generic/ew_model.h"
+#include "oracles/generic/ew_read.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"sum", "max", "min"};
@@ -11,6 +13,22 @@ static const char *const kind_names[] = {"sum", "max", "min"};
 int rw_line_constant(const rw_setup *s, int k)
 {
     return s->where[k] == RW_AT_SCALAR || s->where[k] == (s->by_column ? RW_AT_COLUMN : RW_AT_ROW);
+}
+
+int rw_varies(const rw_setup *s, int k)
+{
+    if (k < s->nin)
+        return !rw_line_constant(s, k);
+    const int g = k - (s->nin + s->nred + s->ndims);
+    if (g < 0 || g >= s->nread)
+        return 0; /* a reduction, a dim, a row-invariant value */
+    return s->read_on[g] == (s->by_column ? EW_ON_ROW : EW_ON_COL);
+}
+
+void rw_setup_clear(rw_setup *s)
+{
+    for (int g = 0; g < EW_MAX_READS; g++)
+        free(s->read_at[g]), s->read_at[g] = NULL;
 }
 
 int rw_check_model(const tp_value *model, char *err, size_t errlen)
@@ -65,7 +83,7 @@ static int check_uses(const rw_setup *s, const ew_prog *p, const char *where, co
                      "reductions of [model.reduce] in the order they use each other", where, names[x]);
             return -1;
         }
-        if (x >= s->nin + s->nred && s->dim[x - s->nin - s->nred] > 16777216.0f) {
+        if (x >= s->nin + s->nred && x < s->nin + s->nred + s->ndims && s->dim[x - s->nin - s->nred] > 16777216.0f) {
             snprintf(err, errlen, "rowwise: %s uses dim %s = %.0f, which binary32 does not hold exactly; expected "
                      "dims used in expressions to be at most 2^24", where, names[x],
                      (double)s->dim[x - s->nin - s->nred]);
@@ -77,12 +95,63 @@ static int check_uses(const rw_setup *s, const ew_prog *p, const char *where, co
                      names[x]);
             return -1;
         }
+        if (per_row && x >= s->nin && rw_varies(s, x)) {
+            snprintf(err, errlen, "rowwise: %s has one element per %s but reads index(%s), which varies along it; "
+                     "expected only reductions, dims, inputs and indices that do not", where,
+                     s->by_column ? "column" : "row", s->read_index[x - (s->nin + s->nred + s->ndims)]);
+            return -1;
+        }
     }
     return 0;
 }
 
-static int parse(const char *text, const rw_setup *s, const char *const *names, ew_prog *p, const char *where,
-                 char *err, size_t errlen)
+/* The index() reads of program p into the setup's shared ones (a read is
+ * one name slot for every program: the reductions' terms and the output
+ * are evaluated over one box), evaluated over the case when new; p's
+ * nodes then read the shared slots. INPUT[INDEX] is refused. */
+static int share_reads(rw_setup *s, const tp_case *c, ew_prog *p, const char *const *names, const char *where,
+                       char *err, size_t errlen)
+{
+    const int base = s->nin + s->nred + s->ndims; /* = p->ninputs */
+    int slot_of[EW_MAX_READS];
+    for (int k = 0; k < p->nreads; k++) {
+        const ew_read *r = &p->read[k];
+        if (r->tensor >= 0) {
+            snprintf(err, errlen, "rowwise: %s: %s[%s]: an indexed read of an input is op elementwise's; expected "
+                     "the inputs by name, and index(INDEX) for a column or row number", where, names[r->tensor],
+                     r->index);
+            return -1;
+        }
+        int g = 0;
+        while (g < s->nread && strcmp(s->read_index[g], r->index) != 0)
+            g++;
+        if (g == s->nread) {
+            if (g == EW_MAX_READS || base + g >= EW_MAX_INPUTS) {
+                snprintf(err, errlen, "rowwise: %s: index(%s): more index() reads than %d in the model; expected "
+                         "fewer", where, r->index, g);
+                return -1;
+            }
+            ew_read_vals v;
+            if (ew_read_eval(r->index, c, s->rows, s->cols, "rowwise", where, "index", &v, err, errlen) != 0)
+                return -1;
+            s->read_at[g] = v.at;
+            s->read_on[g] = v.axis;
+            snprintf(s->read_index[g], sizeof s->read_index[g], "%s", r->index);
+            s->nread++;
+            if (ew_index_exact(&v, r->index, "rowwise", where, err, errlen) != 0)
+                return -1;
+        }
+        slot_of[k] = base + g;
+    }
+    for (int i = 0; i < p->n; i++)
+        if (p->node[i].kind == EW_INPUT && p->node[i].input >= base)
+            p->node[i].input = slot_of[p->node[i].input - base];
+    p->nreads = 0; /* its nodes read the shared slots now */
+    return 0;
+}
+
+static int parse(const char *text, rw_setup *s, const tp_case *c, const char *const *names, ew_prog *p,
+                 const char *where, char *err, size_t errlen)
 {
     tp_grammar_error e;
     if (!text) {
@@ -93,13 +162,7 @@ static int parse(const char *text, const rw_setup *s, const char *const *names, 
         snprintf(err, errlen, "rowwise: %s: %s; expected %s", where, e.what, e.expected);
         return -1;
     }
-    if (p->nreads) {
-        snprintf(err, errlen, "rowwise: %s: %s[%s]: indexed reads and index() are op elementwise's; expected the "
-                 "inputs, reductions and dims by name", where, p->read[0].tensor >= 0 ? names[p->read[0].tensor] :
-                 "index", p->read[0].index);
-        return -1;
-    }
-    return 0;
+    return share_reads(s, c, p, names, where, err, errlen);
 }
 
 /* A node that depends on no per-element or per-column input. */
@@ -108,7 +171,7 @@ static void row_invariant(const rw_setup *s, const ew_prog *p, unsigned char *in
     for (int i = 0; i < p->n; i++) {
         const ew_node *nd = &p->node[i];
         if (nd->kind == EW_INPUT)
-            inv[i] = nd->input >= s->nin || rw_line_constant(s, nd->input);
+            inv[i] = !rw_varies(s, nd->input);
         else
             inv[i] = (nd->a < 0 || inv[nd->a]) && (nd->b < 0 || inv[nd->b]) && (nd->c < 0 || inv[nd->c]);
     }
@@ -124,8 +187,7 @@ static void extract(rw_setup *s)
     row_invariant(s, p, inv);
     for (int i = 0; i < p->n; i++) {
         const ew_kind k = p->node[i].kind;
-        cand[i] = inv[i] && k != EW_INPUT && k != EW_CONST && k != EW_MUL && k != EW_LT && k != EW_LE && k != EW_GT &&
-                  k != EW_GE;
+        cand[i] = inv[i] && k != EW_INPUT && k != EW_CONST && k != EW_MUL && !EW_IS_COMPARISON(k);
         user_cand[i] = 1;
     }
     for (int i = 0; i < p->n; i++) { /* a node all of whose users are candidates lies inside one */
@@ -182,12 +244,11 @@ static void extract(rw_setup *s)
     }
 }
 
-int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, rw_setup *s, char *err,
-                  size_t errlen)
+static int setup_case(const tp_value *model, const tp_case *c, const char *output, rw_setup *s, char *err,
+                      size_t errlen)
 {
     if (rw_check_model(model, err, errlen) != 0)
         return -1;
-    memset(s, 0, sizeof *s);
     const char *backend = c->backend ? c->backend : "cuda";
     if (ew_model_read(model, backend, "rowwise", &s->m, err, errlen) != 0)
         return -1;
@@ -217,11 +278,13 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
         const tp_tensor *T = &c->tensors[t];
         if (T->initial)
             continue;
-        if (!tp_format_of(T->dtype)) {
-            snprintf(err, errlen, "rowwise: input %s is %s; expected f16, bf16 or f32", T->name,
+        if (!tp_format_of(T->dtype) && T->dtype != TP_I32) {
+            snprintf(err, errlen, "rowwise: input %s is %s; expected f16, bf16, f32 or i32", T->name,
                      tp_dtype_name(T->dtype));
             return -1;
         }
+        if (T->dtype == TP_I32 && ew_int_input_exact(T, "rowwise", err, errlen) != 0)
+            return -1;
         rw_where w;
         if (T->rank == R->rank && memcmp(T->shape, R->shape, sizeof(int64_t) * (size_t)R->rank) == 0)
             w = RW_AT_ELEMENT;
@@ -252,7 +315,6 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
         names[s->nin + s->nred + d] = c->dim_names[d];
         s->dim[d] = (float)c->dims[d];
     }
-    s->nslots = s->nin + s->nred + s->ndims;
     char where[160];
     for (int q = 0; q < s->nred; q++) {
         rw_reduce *r = &s->red[q];
@@ -262,7 +324,7 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
             if ((text = tp_value_string(tp_value_get(&red->items[q], kind_names[k]))))
                 r->kind = (rw_kind)k;
         snprintf(where, sizeof where, "model.reduce.%s.%s", r->name, kind_names[r->kind]);
-        if (parse(text, s, names, &r->term, where, err, errlen) != 0 ||
+        if (parse(text, s, c, names, &r->term, where, err, errlen) != 0 ||
             check_uses(s, &r->term, where, names, s->nin + q, 0, backend, err, errlen) != 0)
             return -1;
     }
@@ -275,10 +337,21 @@ int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, r
         return -1;
     }
     snprintf(where, sizeof where, "model.expr.%s", output);
-    if (parse(tp_value_string(tp_value_get(tp_value_get(model, "expr"), output)), s, names, &s->out.full, where,
+    if (parse(tp_value_string(tp_value_get(tp_value_get(model, "expr"), output)), s, c, names, &s->out.full, where,
               err, errlen) != 0 ||
         check_uses(s, &s->out.full, where, names, s->nin + s->nred, s->per_row, backend, err, errlen) != 0)
         return -1;
+    s->nslots = s->nin + s->nred + s->ndims + s->nread;
     extract(s);
     return 0;
+}
+
+int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, rw_setup *s, char *err,
+                  size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    if (setup_case(model, c, output, s, err, errlen) == 0)
+        return 0;
+    rw_setup_clear(s);
+    return -1;
 }

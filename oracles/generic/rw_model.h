@@ -14,7 +14,13 @@
  *   the reductions       each a binary32 interval per row; a TERM may use
  *                        only the reductions declared before it;
  *   the contract's dims  as binary32 values (exact below 2^24), as a
- *                        kernel writes `ss / (float)cols`.
+ *                        kernel writes `ss / (float)cols`;
+ *   index(INDEX)         the element's column or row as a binary32 value
+ *                        (INDEX over `col` or `row` and the dims, as in op
+ *                        elementwise), as a kernel compares `j == target`.
+ * Inputs may be int32 (a row's target class), read as binary32 values:
+ * a case with one beyond 2^24 is refused. INPUT[INDEX] stays op
+ * elementwise's.
  * An input of the rows' shape with a last extent of 1 ([rows, 1]) is read
  * once per row. With along = "column" the reductions run down each column
  * of a 2-D input instead (a parameter gradient's sum over tokens), and
@@ -65,6 +71,10 @@ typedef struct {
     rw_reduce red[RW_MAX_REDUCE];
     int ndims;                        /* dims: slots nin+nred .. */
     float dim[TP_MAX_DIMS];
+    int nread;                        /* index() reads: slots nin+nred+ndims .. */
+    char read_index[EW_MAX_READS][sizeof(((ew_read *)0)->index)];
+    int read_on[EW_MAX_READS];        /* EW_ON_NONE, EW_ON_COL, EW_ON_ROW */
+    int64_t *read_at[EW_MAX_READS];   /* its value per column, per row or once */
     int nslots;                       /* with the row-invariant slots of out */
     int64_t rows, cols;               /* of the largest input of rank >= 2, all but its last axis as rows */
     int by_column;                    /* along = "column": the lines are the columns */
@@ -73,6 +83,11 @@ typedef struct {
     int per_row;                      /* O has one element per line */
     rw_out out;
 } rw_setup;
+
+/* Whether name slot k varies along a line: an input read per element, per
+ * column along rows or per row along columns, or an index() over that
+ * coordinate. */
+int rw_varies(const rw_setup *s, int k);
 
 /* Whether input k is read once per line (a scalar, or per row along rows,
  * per column along columns). */
@@ -85,5 +100,8 @@ int rw_check_model(const tp_value *model, char *err, size_t errlen);
  * and what was expected in err. */
 int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, rw_setup *s, char *err,
                   size_t errlen);
+
+/* Frees what rw_setup_case allocated (the index() values), not s. */
+void rw_setup_clear(rw_setup *s);
 
 #endif

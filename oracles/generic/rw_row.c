@@ -57,16 +57,24 @@ static int64_t element(const rw_setup *s, int64_t r, int64_t j)
     return s->by_column ? j * s->cols + r : r * s->cols + j;
 }
 
-/* Inputs of term j of line r into the point box and the float array; the
- * other slots are left as they are. */
+/* Inputs and index() reads of term j of line r into the point box and the
+ * float array; the other slots are left as they are. An int32 input
+ * converts exactly (rw_setup_case checked it is within 2^24). */
 static void load(const rw_setup *s, int64_t r, int64_t j, tp_ival32 *box, float *x)
 {
     const int64_t row = s->by_column ? j : r, col = s->by_column ? r : j;
     for (int k = 0; k < s->nin; k++) {
         const rw_where w = s->where[k];
         const int64_t at = w == RW_AT_ELEMENT ? element(s, r, j) : w == RW_AT_COLUMN ? col : w == RW_AT_ROW ? row : 0;
-        x[k] = (float)tp_format_load(s->fmt[k], s->in[k]->data, at);
+        x[k] = s->fmt[k] ? (float)tp_format_load(s->fmt[k], s->in[k]->data, at)
+                         : (float)((const int32_t *)s->in[k]->data)[at];
         box[k].lo = box[k].hi = x[k];
+    }
+    const int base = s->nin + s->nred + s->ndims;
+    for (int g = 0; g < s->nread; g++) {
+        const int on = s->read_on[g];
+        x[base + g] = (float)s->read_at[g][on == EW_ON_COL ? col : on == EW_ON_ROW ? row : 0];
+        box[base + g].lo = box[base + g].hi = x[base + g];
     }
 }
 
@@ -108,6 +116,7 @@ static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box,
 {
     const rw_reduce *rd = &s->red[q];
     const int64_t n = s->len;
+    int64_t nonzero = 0; /* terms whose hull is not exactly {0} */
     float mlo = 0.0f, mhi = 0.0f;
     if (exact)
         mpfi_set_ui(w->acc, 0);
@@ -122,6 +131,7 @@ static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box,
             mpfr_set_d(w->ends[j], lo, MPFR_RNDN); /* exact */
             mpfr_set_d(w->ends[n + j], hi, MPFR_RNDN);
             mpfr_set_d(w->ends[2 * n + j], fmax(fabs(lo), fabs(hi)), MPFR_RNDN);
+            nonzero += !(lo == 0.0 && hi == 0.0);
         } else if (j == 0 || (rd->kind == RW_MAX ? lo > mlo : lo < mlo))
             mlo = (float)lo; /* a term's ends are binary32 values for max and min */
         if (rd->kind != RW_SUM && (j == 0 || (rd->kind == RW_MAX ? hi > mhi : hi < mhi)))
@@ -155,8 +165,9 @@ static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box,
     const double shi = mpfr_get_d(w->sum, MPFR_RNDU);
     mpfr_sum(w->sum, w->ptrs + 2 * n, (unsigned long)n, MPFR_RNDU);
     const double a = mpfr_get_d(w->sum, MPFR_RNDU);
-    double L, H, ignore;
-    if (!tp_sum_interval_exact(slo, 0.0, a, n, &L, &ignore) || !tp_sum_interval_exact(shi, 0.0, a, n, &ignore, &H))
+    double L = slo, H = shi, ignore; /* at most one nonzero term: the sum is that term (rw_row.h) */
+    if (nonzero > 1 && (!tp_sum_interval_exact(slo, 0.0, a, n, &L, &ignore) ||
+                        !tp_sum_interval_exact(shi, 0.0, a, n, &ignore, &H)))
         return fail(f, -1, rd->name, rd->term.n - 1,
                     "a row sum outside the proven sum bound's range (at most 65536 terms, the sum and the sum of "
                     "magnitudes at most 2^60)");

@@ -15,6 +15,15 @@
  *     end and S = sum hi_j for the upper one, the sums and A = sum max|t_j|
  *     rounded outward by MPFR's correctly rounded mpfr_sum; then to
  *     binary32 by the proven ends (tp_f32_lower_end, tp_f32_upper_end);
+ *   a row with at most one term whose hull is not exactly {0}: that
+ *     term's hull (or 0), exactly. In round to nearest a + 0 = a and
+ *     fmaf(x, y, a) = a where x y = 0, exactly, for every binary32 a
+ *     (either sign of zero: the value is the same), so in any tree of
+ *     additions the zero terms are the identity and no rounding is left:
+ *     a one-hot row, sum(select(index(col) == t, x, 0.0f)), is x[t]. (The
+ *     same argument bounds a row of k nonzero terms by the k-term bound;
+ *     that is not used: it would tighten bounds of recorded runs, e.g.
+ *     rmsnorm_fwd special_64x64's rstd, which replay byte for byte.)
  *   max, min: exact in any order: the max (min) of the terms' ends.
  * Exact value: the terms' MPFI enclosures summed (or maxed) in MPFI at
  * EW_EXACT_PREC bits.
