@@ -38,8 +38,16 @@
 #include "oracles/generic/ew_model.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#define ct_thread_num() omp_get_thread_num()
+#define ct_max_threads() omp_get_max_threads()
+#else
+/* Built without OpenMP (the fuzz build): one thread, one workspace. */
+#define ct_thread_num() 0
+#define ct_max_threads() 1
+#endif
 
 static const char *const m_acc[] = {"fp32", NULL}, *const m_order[] = {"any", NULL};
 
@@ -122,7 +130,7 @@ static void element(ct_pass *p, int64_t m, int64_t n, double hi, double lo, doub
         return fail(p, at, s->prog.n - 1, "the result may overflow binary32");
     if (!e)
         return;
-    ct_ws *w = &p->ws[omp_get_thread_num() % p->nws];
+    ct_ws *w = &p->ws[ct_thread_num() % p->nws];
     mpfi_set_d(w->acc, hi);
     mpfi_add_d(w->acc, w->acc, lo); /* exact: the pair's bits fit 256 */
     w->ex.box[0] = w->acc;
@@ -156,7 +164,7 @@ static int all_batches(const ct_setup *s, tp_ref *ref, char *err, size_t errlen)
 {
     ct_pass p = {s, 0, ref, NULL, 0, -1, 0, ""};
     if (ref && !s->identity) {
-        p.nws = omp_get_max_threads();
+        p.nws = ct_max_threads();
         p.ws = malloc(sizeof *p.ws * (size_t)p.nws);
         if (!p.ws) {
             snprintf(err, errlen, "contraction: out of memory");
