@@ -566,7 +566,7 @@ static void test_refusals(void)
            "a square that overflows binary32 is refused before launch (%s)", err);
     /* a sum longer than the proven bound covers (of nonzero terms: a row
      * of zeros is exact, whatever its length) */
-    enum { LONG = 65537 };
+    enum { LONG = 262145 };
     uint16_t *xl = calloc(LONG, 2), *wl = calloc(LONG, 2), *yl = calloc(LONG, 2);
     for (int j = 0; j < LONG; j++)
         xl[j] = 0x3c00; /* 1 */
@@ -577,8 +577,21 @@ static void test_refusals(void)
     case_add_tensor(&c, "y", TP_F16, 2, 1, LONG, yl, 1);
     case_add_tensor(&c, "rstd", TP_F32, 1, 1, 0, rs, 1);
     rc = run(RMS_MODEL, &c, NULL, NULL, err, sizeof err, 1);
-    tap_ok(rc != 0 && strstr(err, "a row sum outside the proven sum bound's range (at most 65536 terms"),
-           "a row of 65537 terms is refused: the proven sum bound covers 65536 (%s)", err);
+    tap_ok(rc != 0 && strstr(err, "a row sum outside the proven sum bound's range (at most 262144 terms"),
+           "a row of 262145 terms is refused: the proven long-row sum bound covers 262144 (%s)", err);
+    /* 65537 and 262144 terms: the long-row bound applies */
+    const int64_t ok_len[] = {65537, 262144};
+    for (int k = 0; k < 2; k++) {
+        memset(&c, 0, sizeof c);
+        c.name = "long", c.backend = "cuda", c.ndims = 1, c.dim_names[0] = "cols", c.dims[0] = ok_len[k];
+        case_add_tensor(&c, "x", TP_F16, 2, 1, ok_len[k], xl, 0);
+        case_add_tensor(&c, "w", TP_F16, 1, ok_len[k], 0, wl, 0);
+        case_add_tensor(&c, "y", TP_F16, 2, 1, ok_len[k], yl, 1);
+        case_add_tensor(&c, "rstd", TP_F32, 1, 1, 0, rs, 1);
+        err[0] = 0;
+        rc = run(RMS_MODEL, &c, NULL, NULL, err, sizeof err, 1);
+        tap_ok(rc == 0, "a row of %lld terms is admitted by the long-row sum bound (%s)", (long long)ok_len[k], err);
+    }
     free(xl), free(wl), free(yl);
 }
 

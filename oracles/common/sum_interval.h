@@ -28,6 +28,27 @@ static inline int tp_sum_interval_exact(double hi, double lo, double absum, long
     return 1;
 }
 
+/* The same for rows of up to 262144 terms: beyond 65536 through
+ * tp_sum_bound_long_rn (the constant dot_fp32.c's `bound_long` is proven
+ * with). A separate entry so that the ops whose recorded results were
+ * derived with their own long-row bound (softmax_fwd, softmax_xent_bwd)
+ * keep it; op rowwise uses this one. */
+static inline int tp_sum_interval_long(double hi, double lo, double absum, long long n, double *L, double *H)
+{
+    if (n <= 65536)
+        return tp_sum_interval_exact(hi, lo, absum, n, L, H);
+    /* m = 0x1.024 n, exact; the `terms` requires checked in integers */
+    const double m = (double)(1033 * n) * 0x1p-10;
+    if (!(n <= 262144 && m * 1024.0 == (double)(1033 * n) && m == 0x1.024p0 * (double)n &&
+          fegetround() == FE_TONEAREST && isfinite(hi) && isfinite(lo) && fabs(hi) <= 0x1p60 && fabs(lo) <= 0x1p60 &&
+          absum >= 0.0 && absum <= 0x1p60))
+        return 0;
+    const tp_ival64 b = tp_sum_bound_long_rn(hi, lo, absum, 0.0, (double)n, m);
+    *L = b.lo;
+    *H = b.hi;
+    return 1;
+}
+
 /* The same for S = fx 2^-24, an int64 fixed-point exact sum (binary16
  * terms are integers times 2^-24): within 2^62 its double and the
  * remainder form an exact pair. */

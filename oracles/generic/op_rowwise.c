@@ -136,6 +136,11 @@ static const tp_statement rw_sum_st = {
     "constant 2^-24*(1+2^-7), at most 65536 terms) around the sums of the terms' lower and upper ends, those sums "
     "rounded outward by MPFR's mpfr_sum; each term the binary32 model's hull, with the exact product where fma = "
     "\"any\" lets the kernel fuse it into its accumulator; max and min: the extreme ends, exact"};
+static const tp_statement rw_sum_long_st = {
+    "rowwise.bound.row_sum_long", TP_EVIDENCE,
+    "a row sum of more than 65536 (at most 262144) terms: the proven bound for that length, constant "
+    "2^-24*(1+2^-6+2^-11) (oracles/common/proven/dot_fp32.c, `bound_long`, T3), as the proven sum bound's interval "
+    "for 1.0087890625 n terms of constant 2^-24*(1+2^-7) (tp_sum_bound_long_rn)"};
 static const tp_statement rw_bound_st = {
     "rowwise.bound.binary32_model", TP_EVIDENCE,
     "admitted values: the hull of every binary32 evaluation of the expression with the row's reduced values as "
@@ -176,7 +181,7 @@ static const tp_statement rw_one_term_st = {
 static const tp_statement *const rw_statements[] = {&rw_exact_st,    &rw_sum_st,    &rw_bound_st,
                                                     &rw_dependence_st, &rw_order_st,  &rw_finite_st,
                                                     &rw_unproven_st, &rw_column_st, &rw_rn16_st,
-                                                    &rw_one_term_st, NULL};
+                                                    &rw_one_term_st, &rw_sum_long_st, NULL};
 static const tp_statement *const rw_row_statements[] = {&rw_exact_st,  &rw_sum_st,    &rw_bound_st,   &rw_dependence_st,
                                                         &rw_order_st, &rw_finite_st, &rw_unproven_st, NULL};
 
@@ -197,9 +202,28 @@ static int sums_a_select(const tp_value *model)
     return 0;
 }
 
+/* Whether some row of c is longer than 65536 terms (the long-row bound
+ * decides its sums). */
+static int long_rows(const tp_value *model, const tp_case *c)
+{
+    char err[256];
+    for (int t = 0; t < c->ntensors; t++) {
+        if (!c->tensors[t].initial)
+            continue;
+        rw_setup *s = prepared(model, c, c->tensors[t].name, err, sizeof err);
+        if (!s)
+            continue;
+        const int64_t len = s->len;
+        rw_setup_clear(s);
+        free(s);
+        if (len > 65536)
+            return 1;
+    }
+    return 0;
+}
+
 static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
-    (void)c;
     const char *along = tp_value_string(tp_value_get(model, "along"));
     tp_say_all(out, rw_row_statements);
     if (along && strcmp(along, "column") == 0)
@@ -208,6 +232,8 @@ static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
         tp_say(out, &rw_rn16_st);
     if (sums_a_select(model))
         tp_say(out, &rw_one_term_st);
+    if (long_rows(model, c))
+        tp_say(out, &rw_sum_long_st);
 }
 
 const tp_op tp_op_rowwise = {

@@ -166,10 +166,10 @@ static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box,
     mpfr_sum(w->sum, w->ptrs + 2 * n, (unsigned long)n, MPFR_RNDU);
     const double a = mpfr_get_d(w->sum, MPFR_RNDU);
     double L = slo, H = shi, ignore; /* at most one nonzero term: the sum is that term (rw_row.h) */
-    if (nonzero > 1 && (!tp_sum_interval_exact(slo, 0.0, a, n, &L, &ignore) ||
-                        !tp_sum_interval_exact(shi, 0.0, a, n, &ignore, &H)))
+    if (nonzero > 1 && (!tp_sum_interval_long(slo, 0.0, a, n, &L, &ignore) ||
+                        !tp_sum_interval_long(shi, 0.0, a, n, &ignore, &H)))
         return fail(f, -1, rd->name, rd->term.n - 1,
-                    "a row sum outside the proven sum bound's range (at most 65536 terms, the sum and the sum of "
+                    "a row sum outside the proven sum bound's range (at most 262144 terms, the sum and the sum of "
                     "magnitudes at most 2^60)");
     if (!fits(L) || !fits(H))
         return fail(f, -1, rd->name, rd->term.n - 1, "the row sum may overflow binary32");

@@ -144,3 +144,17 @@ TP_HD tp_ival64 tp_sum_bound_rn(double hi, double lo, double ahi, double alo, do
     /*@ assert hi_ok: (hi + lo) + dot_c * rmul(n, ahi + alo) + n * dot_eta <= v.hi; */
     return v;
 }
+
+TP_HD tp_ival64 tp_sum_bound_long_rn(double hi, double lo, double ahi, double alo, double n, double m)
+{
+    const tp_ival64 v = tp_sum_bound_rn(hi, lo, ahi, alo, m);
+    /* n A >= 0 and m A = 0x1.024 n A, over the atom pmul(n, A) */
+    /*@ assert a_atom: pmul(n, ahi + alo) == n * (ahi + alo); */
+    /*@ assert zero: pmul(n, 0.0) == 0.0; */
+    /*@ assert a_pos: pmul(n, 0.0) <= pmul(n, ahi + alo); */
+    /*@ assert m_atom: rmul(m, ahi + alo) == 0x1.024p0 * pmul(n, ahi + alo); */
+    /*@ assert lo_long: v.lo <= (hi + lo) - dot_c_long * pmul(n, ahi + alo) - n * dot_eta; */
+    /*@ assert hi_long: (hi + lo) + dot_c_long * pmul(n, ahi + alo) + n * dot_eta <= v.hi; */
+    /* for t <= A: pmul(n, t) <= pmul(n, A) (Pmul_Mono) */
+    return v;
+}

@@ -37,8 +37,26 @@ typedef struct {
   @ assigns \nothing;
   @ ensures ok: ival64_ok(\result);
   @ ensures sound: sum_admits(hi + lo, ahi + alo, n, \result.lo, \result.hi);
+  @ ensures lo_end: \result.lo <= (hi + lo) - dot_c * rmul(n, ahi + alo) - n * dot_eta;
+  @ ensures hi_end: (hi + lo) + dot_c * rmul(n, ahi + alo) + n * dot_eta <= \result.hi;
   @*/
 TP_HD tp_ival64 tp_sum_bound_rn(double hi, double lo, double ahi, double alo, double n);
+
+/* Round-to-nearest fp32 accumulation of 65536 < n <= 262144 terms, whose
+ * T3 bound is dot_fp32.h's `bound_long` (constant dot_c_long =
+ * 2^-24 0x1.042): the interval tp_sum_bound_rn gives for m = 0x1.024 n
+ * terms of dot_c (dot_c 0x1.024 = 2^-24 0x1.02 0x1.024 >= dot_c_long, and
+ * m >= n covers n dot_eta). The bound is written with pmul(n, t), which is
+ * n t (lemma Pmul_Def): an atom the provers reason about linearly. The
+ * caller passes m (exact: n 1033 / 1024 is a double for whole n < 2^40). */
+/*@ requires inputs: sum_bound_inputs(hi, lo, ahi, alo, m);
+  @ requires terms: 0.0 <= n && m == 0x1.024p0 * n;
+  @ assigns \nothing;
+  @ ensures ok: ival64_ok(\result);
+  @ ensures sound_long: \forall real r, t; 0.0 <= t <= ahi + alo ==>
+  @   rabs(r - (hi + lo)) <= dot_c_long * pmul(n, t) + n * dot_eta ==> \result.lo <= r <= \result.hi;
+  @*/
+TP_HD tp_ival64 tp_sum_bound_long_rn(double hi, double lo, double ahi, double alo, double n, double m);
 
 /* Faithful fp32 accumulation (accumulation = "fp32_faithful": every step one
  * of the two neighbours of its exact value) has the constants faith_c =
