@@ -10,6 +10,7 @@
  *    long constant; the rest is the margins of tp_sum_bound.c);
  *  - 262145 terms are refused (0), as are whole numbers past the guard. */
 #include "tests/tap.h"
+#include "tests/test_rng.h"
 #include "core/tp_format.h"
 #include "oracles/common/sum_interval.h"
 #include "oracles/gemm/proven/gemm.h"
@@ -19,22 +20,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static uint64_t rng = 0x9e3779b97f4a7c15u;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rng = 10;
 
+/* A random binary16 value scaled by 2^(band - 16), below 2^band: 11
+ * significant bits, so the product of two is exact in fp32, as a kernel's
+ * products of binary16 operands are. */
 static float rand_f16(int band)
 {
-    for (;;) {
-        double v = tp_binary16.round(ldexp((double)(next() % 2048) / 1024.0 - 1.0, band - (int)(next() % 8)));
-        if (isfinite(v))
-            return (float)v;
-    }
+    return ldexpf(tp_test_finite_f16(&rng), band - 16);
 }
 
 static float tree(const float *t, int n)
