@@ -13,12 +13,12 @@ tp=build/tolproof emu=build/tests/tool_emulate
 . tests/tap.sh
 
 plan=build/gen/softmax_xent_fused.plan.json
-cases="target_first_column_16x4096 confident_all_f16_62x1024 ignore_index_8x4096 special_64x64 wide_32x4096 single_class_8x1 refused_V_65537"
+cases="target_first_column_16x4096 confident_all_f16_62x1024 ignore_index_8x4096 special_64x64 wide_32x4096 single_class_8x1 refused_V_262145"
 args=()
 for k in $cases; do args+=(--case "$k"); done
 "$emu" "$plan" "$tmp/xent" "${args[@]}" >/dev/null 2>"$tmp/xent.log"
 ok $? "softmax_xent_fused: emulated kernel passes or is refused as each case expects ($cases)"
-grep -q "refused_V_65537: refused: case refused_V_65537: requirement \"V <= 65536\" does not hold" "$tmp/xent.log"
+grep -q "refused_V_262145: refused: case refused_V_262145: requirement \"V <= 262144\" does not hold" "$tmp/xent.log"
 ok $? "softmax_xent_fused: a row longer than the proven sum bound covers is refused before launch"
 "$tp" replay "$tmp/xent" >"$tmp/xent.replay"
 ok $? "softmax_xent_fused: replay re-derives the emulated run"
