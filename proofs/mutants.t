@@ -23,7 +23,15 @@
 #   M10 tp_bf16_upper_end confirms a candidate exactly on the midpoint
 #       whatever its parity: at a tie to an even successor the end is one
 #       step too low (assertion `at_or_under`).
-# About 17 minutes on 2 cores (11 when run again) (each copy is proved again, its failing goals
+# And the vendor-ulp ends (tp_vendor_ulp.c):
+#   M11 k ulps below lo counted as k values below a power of two (k
+#       nextafterf steps, half an ulp each there): the lower end is too high
+#       for a lo just above a power of two (assertion `m`).
+#   M12 the least power of two above lo no longer considered: a c in a
+#       higher binade of [lo, hi] reaches further down than lo (assertion
+#       `none_above`).
+# About 22 minutes on 2 cores (11 when run again; M11 and M12 took 5 of them
+# on 2026-11-27) (each copy is proved again, its failing goals
 # up to TP_WP_TIMEOUT = 10 s), so it is its own target, `ninja proof_mutants`,
 # not part of `ninja test`. With TP_MUTANTS_EDITS_ONLY=1 it only checks that
 # every edit still applies to the oracles, in a second, with no prover:
@@ -82,6 +90,12 @@ mutant M9 oracles/common/proven/tp_ival_div.c \
 mutant M10 oracles/common/proven/tp_bf16_round.c \
     's/^    if (!(u < t) \&\& !(bhi == vm \&\& c % 2 == 0)) {$/    if (!(u < t) \&\& !(bhi == vm)) {/' \
     tp_bf16_upper_end_assert_at_or_under common/proven/tp_bf16_round.c
+mutant M11 oracles/common/proven/tp_vendor_ulp.c \
+    's/^        const int32_t m = field < 2 || frac >= k ? lo - k : lo - frac - 2 \* (k - frac);$/        const int32_t m = field < 2 || frac >= k ? lo - k : lo - frac - (k - frac);/' \
+    tp_vendor_lower_ord_assert_m common/proven/tp_vendor_ulp.c
+mutant M12 oracles/common/proven/tp_vendor_ulp.c \
+    's/^        if (pb <= 254 \&\& pb \* 0x800000 <= hi) {$/        if (0) {/' \
+    tp_vendor_lower_ord_assert_none_above common/proven/tp_vendor_ulp.c
 
 # The unmutated copy proves (the mutants fail for their edit, not the copy).
 if [ "$edits_only" != 1 ]; then

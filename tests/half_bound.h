@@ -24,6 +24,7 @@
 #include "tests/tap.h"
 #include "harness/tp_check.h"
 #include "oracles/common/op_common.h"
+#include "core/tp_dtype.h"
 #include "core/tp_op.h"
 
 #include <math.h>
@@ -36,7 +37,7 @@
 static inline tp_tensor *hb_tensor(tp_case *c, const char *name, tp_dtype dt, int64_t s0, int64_t s1, int output)
 {
     tp_tensor *t = &c->tensors[c->ntensors++];
-    size_t esz = dt == TP_I32 ? 4 : 2;
+    size_t esz = tp_dtype_size(dt);
     t->name = name;
     t->dtype = dt;
     t->rank = s1 ? 2 : 1;

@@ -13,8 +13,8 @@
  *                        intervals, or the hull of both
  *   rsqrtf expf logf     the correctly rounded results at the ends (MPFR,
  *   tanhf erff           monotone functions), widened by the declared
- *   (sqrtf with ulp > 0) vendor ulps (oracles/common/vendor_ulp.h: not
- *                        proven)
+ *   (sqrtf with ulp > 0) vendor ulps (oracles/common/vendor_ulp.h: the
+ *                        ends proven in tp_vendor_ulp.c, T3)
  *
  * The operands of a node are intervals, not the values they came from: a
  * quantity that reaches a node along two paths is treated as two

@@ -264,8 +264,8 @@ static const tp_statement ct_epilogue = {
     "admitted values: the hull of every binary32 evaluation of the epilogue with acc anywhere in its interval "
     "(oracles/generic/ew_admit.c): + - * / fmaf sqrtf through the proven interval primitives "
     "(oracles/common/proven/tp_ival*.c, T3), x*y + z fused or not as model.fma says, device functions within their "
-    "declared vendor ulps of the correctly rounded result (oracles/common/vendor_ulp.h, not proven), then rounded "
-    "outward to the output's format by the proven ends"};
+    "declared vendor ulps of the correctly rounded result (oracles/common/vendor_ulp.h, the ends proven in "
+    "oracles/common/proven/tp_vendor_ulp.c, T3), then rounded outward to the output's format by the proven ends"};
 static const tp_statement ct_exact_epilogue = {
     "contraction.exact.mpfi", TP_EVIDENCE,
     "the exact value: the epilogue over the reals with acc = S, enclosed with MPFI at 256 bits "

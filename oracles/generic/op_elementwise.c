@@ -369,7 +369,8 @@ static const tp_statement ew_bound_st = {
     "admitted values: the hull of every binary32 evaluation of the expression (oracles/generic/ew_admit.c): + - * / "
     "fmaf sqrtf through the proven interval primitives (oracles/common/proven/tp_ival*.c, T3), x*y + z fused or not "
     "as model.fma says, device functions within their declared vendor ulps of the correctly rounded result "
-    "(oracles/common/vendor_ulp.h, not proven), then rounded outward to the output's format by the proven ends"};
+    "(oracles/common/vendor_ulp.h, the ends proven in oracles/common/proven/tp_vendor_ulp.c, T3), then rounded "
+    "outward to the output's format by the proven ends"};
 static const tp_statement ew_dependence_st = {
     "elementwise.nonclaim.dependence", TP_NON_CLAIM,
     "each operation's operands are bounded by intervals, as if independent: a value used twice, or an fma choice "

@@ -146,8 +146,8 @@ static const tp_statement rw_bound_st = {
     "admitted values: the hull of every binary32 evaluation of the expression with the row's reduced values as "
     "intervals (oracles/generic/ew_admit.c): + - * / fmaf sqrtf through the proven interval primitives "
     "(oracles/common/proven/tp_ival*.c, T3), device functions within their declared vendor ulps of the correctly "
-    "rounded result (oracles/common/vendor_ulp.h, not proven), then rounded outward to the output's format by the "
-    "proven ends"};
+    "rounded result (oracles/common/vendor_ulp.h, the ends proven in oracles/common/proven/tp_vendor_ulp.c, T3), "
+    "then rounded outward to the output's format by the proven ends"};
 static const tp_statement rw_dependence_st = {
     "rowwise.nonclaim.dependence", TP_NON_CLAIM,
     "a reduced value and the row element it was reduced from are bounded as independent intervals, as is a value "

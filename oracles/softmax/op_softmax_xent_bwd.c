@@ -24,7 +24,7 @@
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the accumulation bound, in one place */
 #include "oracles/common/op_common.h"
 #include "oracles/layernorm/proven/layernorm.h"
-#include "oracles/softmax/proven/softmax.h"
+#include "oracles/softmax/proven/softmax_abs.h"
 #include "core/tp_format.h"
 #include "oracles/common/round_ends.h"
 #include "oracles/common/ival_guard.h"
@@ -67,7 +67,7 @@ static int xent_check_model(const tp_value *model, char *err, size_t errlen)
 }
 
 typedef struct {
-    mpfr_t D, t, u;
+    mpfr_t D, A, t, u;
 } xent_ws;
 
 /* The kernel's gi = RN32(s RN32(g - dot)) over dot in [dot_lo, dot_hi]:
@@ -104,22 +104,26 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
         if (!isfinite(sf[j]) || !isfinite(gf[j]))
             return -1;
     }
-    /* D and sum|g s|, in chunks the split-double argument covers */
-    double absum = 0.0;
+    /* D and A = sum|g s|, both exact: in chunks the split-double argument
+     * covers (tp_ln_row_dot, tp_row_abs_dot), each chunk's pair added in
+     * MPFR, where the sums are exact at XENT_PREC */
     mpfr_set_zero(w->D, 1);
+    mpfr_set_zero(w->A, 1);
     for (int k0 = 0; k0 < n; k0 += TP_LN_N_MAX) {
         const int len = n - k0 < TP_LN_N_MAX ? n - k0 : TP_LN_N_MAX;
         double hi, lo;
         tp_ln_row_dot(len, gf + k0, sf + k0, &hi, &lo);
-        mpfr_add_d(w->D, w->D, hi, MPFR_RNDN); /* exact at XENT_PREC */
+        mpfr_add_d(w->D, w->D, hi, MPFR_RNDN);
         mpfr_add_d(w->D, w->D, lo, MPFR_RNDN);
-        absum += tp_row_abs_dot(len, gf + k0, sf + k0);
+        tp_row_abs_dot(len, gf + k0, sf + k0, &hi, &lo);
+        mpfr_add_d(w->A, w->A, hi, MPFR_RNDN);
+        mpfr_add_d(w->A, w->A, lo, MPFR_RNDN);
     }
-    /* absum was summed in round-to-nearest (chunk sums, then their sum):
-     * its relative error is below n*2^-53, so absum*(1 + n*2^-52) bounds the
-     * true sum from above. */
+    /* e bounds n C A + n eta from above: A rounded up, then each operation
+     * rounded up */
+    const double absum = mpfr_get_d(w->A, MPFR_RNDU);
     fesetround(FE_UPWARD);
-    const double e = (double)n * TP_DOT_C_OF(n) * (absum * (1.0 + (double)n * 0x1p-52)) + (double)n * TP_DOT_ETA;
+    const double e = (double)n * TP_DOT_C_OF(n) * absum + (double)n * TP_DOT_ETA;
     fesetround(FE_TONEAREST);
     /* dot_lo = smallest fp32 >= D - e, dot_hi = largest fp32 <= D + e */
     mpfr_sub_d(w->t, w->D, e, MPFR_RNDD);
@@ -177,7 +181,7 @@ static int xent_reference(const tp_value *model, const tp_case *c, const char *o
 #pragma omp parallel
     {
         xent_ws w;
-        mpfr_inits2(XENT_PREC, w.D, w.t, w.u, (mpfr_ptr)0);
+        mpfr_inits2(XENT_PREC, w.D, w.A, w.t, w.u, (mpfr_ptr)0);
         float *sf = malloc((size_t)n * sizeof *sf), *gf = malloc((size_t)n * sizeof *gf);
         fesetround(FE_TONEAREST);
 #pragma omp for schedule(dynamic, 4)
@@ -196,7 +200,7 @@ static int xent_reference(const tp_value *model, const tp_case *c, const char *o
                 }
             }
         }
-        mpfr_clears(w.D, w.t, w.u, (mpfr_ptr)0);
+        mpfr_clears(w.D, w.A, w.t, w.u, (mpfr_ptr)0);
         free(sf);
         free(gf);
     }

@@ -1,8 +1,9 @@
-/* Two row reductions of the softmax references: the exact maximum of a
- * row, and sum |a b| in plain double (the sum over reals only). The exact row dot
- * product softmax_xent_bwd needs is tp_ln_row_dot
- * (oracles/layernorm/proven/layernorm.c), proven exact in the IEEE float
- * model; this file is proven in the real model. */
+/* The exact maximum of a row, for the softmax references: every
+ * comparison of two floats is exact, which the real model reads as it is.
+ * The exact row dot product softmax_xent_bwd needs is tp_ln_row_dot
+ * (oracles/layernorm/proven/layernorm.c) and its sum of |products|
+ * tp_row_abs_dot (softmax_abs.c), both proven exact in the IEEE float
+ * model. */
 /* wp: model=typed+real tiers=T1,T2 */
 #include "softmax.h"
 
@@ -20,20 +21,4 @@ float tp_row_max(int n, const float *x)
             m = x[k];
     }
     return m;
-}
-
-double tp_row_abs_dot(int n, const float *a, const float *b)
-{
-    double s = 0.0;
-    /*@ loop invariant range: 0 <= k <= n;
-      @ loop invariant partial: s == row_abs_dot(a, b, k);
-      @ loop assigns k, s;
-      @ loop variant n - k;
-      @*/
-    for (int k = 0; k < n; k++) {
-        /*@ assert next: row_abs_dot(a, b, k + 1) == row_abs_dot(a, b, k) + rabs((real)a[k] * (real)b[k]); */
-        const double p = (double)a[k] * (double)b[k];
-        s += p < 0.0 ? -p : p;
-    }
-    return s;
 }

@@ -1,7 +1,8 @@
-/* Proven row reductions of the softmax references (op_softmax_fwd.c,
- * op_softmax_xent_bwd.c): the exact maximum of a row and the sum of
- * |products| of two rows. The exact dot product is tp_ln_row_dot of
- * oracles/layernorm/proven/layernorm.h. */
+/* The proven row maximum of the softmax references (op_softmax_fwd.c).
+ * The exact dot product and sum of |products| of two rows
+ * (op_softmax_xent_bwd.c) are tp_ln_row_dot of
+ * oracles/layernorm/proven/layernorm.h and tp_row_abs_dot of
+ * softmax_abs.h. */
 #ifndef TP_SOFTMAX_H
 #define TP_SOFTMAX_H
 
@@ -16,15 +17,5 @@
   @ ensures result: \result == row_max(x, n);
   @*/
 float tp_row_max(int n, const float *x);
-
-/* sum_{k < n} |a[k]*b[k]| in plain double (only the real-model sum is
- * proven; the caller inflates it by n*2^-52 relative to an upper bound). */
-/*@ requires size: 0 <= n;
-  @ requires valid_a: \valid_read(a + (0 .. n - 1));
-  @ requires valid_b: \valid_read(b + (0 .. n - 1));
-  @ assigns \nothing;
-  @ ensures result: \result == row_abs_dot(a, b, n);
-  @*/
-double tp_row_abs_dot(int n, const float *a, const float *b);
 
 #endif
