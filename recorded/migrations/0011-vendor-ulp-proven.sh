@@ -8,7 +8,8 @@
 # in every recorded results.json that holds them. Nothing else changes.
 #
 # Usage, from anywhere in the repository, after `./configure && ninja lib`:
-#     recorded/migrations/0011-vendor-ulp-proven.sh
+#     recorded/migrations/0011-vendor-ulp-proven.sh [RUN_DIR...]
+# (RUN_DIRs: only those runs; default every recorded run)
 # The texts below go to recorded/migrations/rewrite-statements.sh, which
 # rewrites with `tolproof replay --rewrite-statements` and checks that only
 # those texts changed and that every recorded run replays. Exit 0 when all
@@ -59,4 +60,4 @@ TEXTS = {  # old text -> new text, as the op says it
 }
 print(json.dumps(TEXTS))
 PY
-"$(dirname "$0")/rewrite-statements.sh" "$texts"
+"$(dirname "$0")/rewrite-statements.sh" "$texts" "$@"

@@ -4,7 +4,9 @@
 # old text -> new text) by its new text in every recorded results.json.
 #
 # Usage, from a migration script (after `./configure && ninja lib`):
-#     recorded/migrations/rewrite-statements.sh TEXTS.json
+#     recorded/migrations/rewrite-statements.sh TEXTS.json [RUN_DIR...]
+# (RUN_DIRs: only those recorded runs, e.g. runs recorded after the
+# migration was first applied; default every one)
 # It rewrites with `tolproof replay --rewrite-statements`, which changes a
 # case only when everything but its Evidence and Non-claims re-derives
 # identically; then checks that each rewritten file is its old bytes with
@@ -15,15 +17,25 @@
 # (Migrations 0006 to 0008 each carry their own copy of these steps; they
 # stay as they were committed.)
 set -euo pipefail
-[ $# -eq 1 ] && [ -f "$1" ] || { echo "usage: $0 TEXTS.json (a JSON object: old statement text -> new text)" >&2; exit 2; }
+[ $# -ge 1 ] && [ -f "$1" ] || { echo "usage: $0 TEXTS.json [RUN_DIR...] (a JSON object: old statement text -> new text)" >&2; exit 2; }
 texts=$(realpath "$1")
+shift
+only=()
+for d in "$@"; do only+=("$(realpath --relative-to="$(dirname "$0")/../.." "$d")"); done
 cd "$(dirname "$0")/../.."
 tp=build/tolproof
 [ -x "$tp" ] || { echo "$0: $tp is missing: run ./configure && ninja lib first" >&2; exit 2; }
 runs=()
-for d in recorded/*/*/ recorded/variants/*/*/; do
-    [ -f "$d/results.json" ] && [ -f "$d/plan.json" ] && runs+=("${d%/}")
-done
+if [ ${#only[@]} -gt 0 ]; then
+    for d in "${only[@]}"; do
+        [ -f "$d/results.json" ] && [ -f "$d/plan.json" ] || { echo "$0: $d: not a recorded run" >&2; exit 2; }
+        runs+=("${d%/}")
+    done
+else
+    for d in recorded/*/*/ recorded/variants/*/*/; do
+        [ -f "$d/results.json" ] && [ -f "$d/plan.json" ] && runs+=("${d%/}")
+    done
+fi
 [ ${#runs[@]} -gt 0 ] || { echo "$0: no recorded run under recorded/" >&2; exit 2; }
 before=$(mktemp -d)
 trap 'rm -rf "$before"' EXIT
