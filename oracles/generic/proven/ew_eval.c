@@ -582,8 +582,11 @@ static int eval_node(const ew_prog *p, const ew_model *m, const tp_ival32 *in, t
             return -1;
         }
         return ew_rn16_ends(a, &v[i], why) != 0 ? -1 : 0;
-    default: return eval_fn(p, m, v, i, why);
+    default: break; /* a device function: below, outside the switch, where WP
+                     * frames the call's result (inside, one `assigns` goal
+                     * on it did not prove) */
     }
+    return eval_fn(p, m, v, i, why);
 }
 
 int ew_eval_values(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
