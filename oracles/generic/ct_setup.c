@@ -2,6 +2,7 @@
 
 #include "oracles/common/op_common.h"
 #include "oracles/gemm/gemm_long.h"
+#include "oracles/generic/ew_admit.h"
 #include "oracles/generic/ew_model.h"
 
 #include <stdio.h>
@@ -152,6 +153,8 @@ int ct_setup_case(const tp_value *model, const tp_case *c, const char *output, c
                  names[s->prog.read[0].tensor] : "index", s->prog.read[0].index);
         return -1;
     }
+    if (ew_prog_check(&s->prog, "contraction", where, err, errlen) != 0)
+        return -1;
     for (int i = 0; i < s->prog.n; i++) {
         const int x = s->prog.node[i].input;
         if (s->prog.node[i].kind == EW_INPUT && x > s->nin && s->dim[x - 1 - s->nin] > 16777216.0f) {

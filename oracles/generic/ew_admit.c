@@ -1,9 +1,6 @@
 #include "oracles/generic/ew_admit.h"
+#include "oracles/generic/proven/ew_eval.h"
 
-#include "oracles/common/proven/tp_ival_div.h"
-#include "oracles/common/proven/tp_ival_fma.h"
-#include "oracles/common/proven/tp_ival_mul.h"
-#include "oracles/common/proven/tp_ival_sqrt.h"
 #include "oracles/common/round_ends.h"
 #include "oracles/common/vendor_ulp.h"
 
@@ -12,40 +9,8 @@
 #include <mpfi.h>
 #include <mpfr.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
-
-/* The primitives' `in_range` requires, checked in double with a margin: a
- * double within 0x1.fffffcp127 (FLT_MAX less half its ulp) is the rounding
- * of a real below FLT_MAX even after one double rounding (relative error
- * 2^-53), and corner products and sums of binary32 values are that. */
-static int fits(double d) { return fabs(d) <= 0x1.fffffcp127; }
-
-static tp_ival32 neg(tp_ival32 a)
-{
-    const tp_ival32 r = {-a.hi, -a.lo};
-    return r;
-}
-
-static tp_ival32 hull(tp_ival32 a, tp_ival32 b)
-{
-    const tp_ival32 r = {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
-    return r;
-}
-
-static int fma_fits(tp_ival32 a, tp_ival32 b, tp_ival32 c)
-{
-    const double p[4] = {(double)a.lo * b.lo, (double)a.lo * b.hi, (double)a.hi * b.lo, (double)a.hi * b.hi};
-    for (int k = 0; k < 4; k++)
-        if (!fits(p[k] + c.lo) || !fits(p[k] + c.hi))
-            return 0;
-    return 1;
-}
-
-static int mul_fits(tp_ival32 a, tp_ival32 b)
-{
-    return fits((double)a.lo * b.lo) && fits((double)a.lo * b.hi) && fits((double)a.hi * b.lo) &&
-           fits((double)a.hi * b.hi);
-}
 
 /* RN32 of device function k at x, remembered per thread: a rotary
  * embedding meets each angle once per head and element of its pair. A
@@ -120,11 +85,13 @@ static void trig_range(ew_kind kind, tp_ival32 a, float *lo, float *hi)
     mpfi_clear(t);
 }
 
-/* A device function on an interval: the correctly rounded ends (the
- * functions other than sinf and cosf are monotone on their domains:
- * rsqrtf decreasing, the others increasing), widened by k vendor ulps, or
- * exactly those ends (k = 0). */
-static int device_fn(int k, int ulp, tp_ival32 a, tp_ival32 *r, const char **why)
+/* A device function on an interval (ew_eval.h; sqrtf with ulp 0 is
+ * ew_eval.c's, through the proven tp_ival32_sqrt): the correctly rounded
+ * ends (the functions other than sinf and cosf are monotone on their
+ * domains: rsqrtf decreasing, the others increasing), widened by ulp
+ * vendor ulps, or exactly those ends (ulp = 0). Not proven: a contract
+ * given to WP (proofs/TRUSTED.md). */
+int ew_device_ends(int k, int ulp, tp_ival32 a, tp_ival32 *r, const char **why)
 {
     const ew_kind kind = (ew_kind)(EW_FIRST_FN + k);
     if (!isfinite(a.lo) || !isfinite(a.hi)) {
@@ -134,10 +101,6 @@ static int device_fn(int k, int ulp, tp_ival32 a, tp_ival32 *r, const char **why
     if ((kind == EW_SQRT && a.lo < 0.0f) || ((kind == EW_LOG || kind == EW_RSQRT) && !(a.lo > 0.0f))) {
         *why = kind == EW_SQRT ? "sqrtf of an interval reaching below 0" : "the argument interval reaches 0 or below";
         return -1;
-    }
-    if (kind == EW_SQRT && ulp == 0) {
-        *r = tp_ival32_sqrt(a);
-        return 0;
     }
     float lo, hi;
     if ((kind == EW_SIN || kind == EW_COS) && a.lo != a.hi)
@@ -162,209 +125,56 @@ static int device_fn(int k, int ulp, tp_ival32 a, tp_ival32 *r, const char **why
     return 0;
 }
 
-/* With fma = "any", the fused alternatives of the sum or difference of
- * nodes a and b (sub: a - b): a product operand x*y fuses with the other
- * operand into fmaf(x, y, other) or fmaf(-x, y, other). */
-static int fused(const ew_prog *p, const tp_ival32 *v, int sub, int a, int b, tp_ival32 *acc, const char **why)
+/* x / y within the binary32 range, checked in double (ew_eval.h: a
+ * contract WP takes as given). */
+int ew_quot_fits(float x, float y)
 {
-    for (int side = 0; side < 2; side++) {
-        const int m = side ? b : a, o = side ? a : b;
-        if (p->node[m].kind != EW_MUL)
-            continue;
-        tp_ival32 x = v[p->node[m].a], y = v[p->node[m].b], z = v[o];
-        if (sub && side == 0)
-            z = neg(z); /* x*y - z */
-        if (sub && side == 1)
-            x = neg(x); /* z - x*y = fmaf(-x, y, z) */
-        if (!fma_fits(x, y, z)) {
-            *why = "a fused x*y + z may overflow binary32";
-            return -1;
-        }
-        *acc = hull(*acc, tp_ival32_fma(x, y, z));
+    return fabs((double)x / y) <= 0x1.fffffcp127;
+}
+
+/* __float2half of finite ends (ew_eval.h): the proven binary16 ends
+ * (oracles/common/round_ends.h), binary16 values read back exactly. */
+int ew_rn16_ends(tp_ival32 a, tp_ival32 *r, const char **why)
+{
+    const double lo = tp_round_lower(&tp_binary16, a.lo), hi = tp_round_upper(&tp_binary16, a.hi);
+    if (!isfinite(lo) || !isfinite(hi)) {
+        *why = "a binary16 rounding that may overflow to infinity";
+        return -1;
     }
+    r->lo = (float)lo, r->hi = (float)hi; /* binary16 values: exact */
     return 0;
 }
 
-/* Three-valued comparison on intervals: 1 holds for every pair, 0 for none,
- * 2 undecided. */
-static int compare(ew_kind k, tp_ival32 a, tp_ival32 b)
+/* Table k's value at its input's pattern (ew_eval.h): *node and *why are
+ * written only where the evaluation failed for that pattern. */
+int ew_tab_value(const ew_tabs *t, int k, const uint16_t *bits, tp_ival32 *r, int *node, const char **why)
 {
-    switch (k) {
-    case EW_LT: return a.hi < b.lo ? 1 : a.lo >= b.hi ? 0 : 2;
-    case EW_LE: return a.hi <= b.lo ? 1 : a.lo > b.hi ? 0 : 2;
-    case EW_GT: return a.lo > b.hi ? 1 : a.hi <= b.lo ? 0 : 2;
-    case EW_GE: return a.lo >= b.hi ? 1 : a.hi < b.lo ? 0 : 2;
-    default: { /* EW_EQ, EW_NE: equal only where both are the same point (-0 == +0, as in C) */
-        const int eq = a.lo == a.hi && b.lo == b.hi && a.lo == b.lo ? 1 : a.hi < b.lo || a.lo > b.hi ? 0 : 2;
-        return k == EW_NE && eq != 2 ? !eq : eq;
+    const uint16_t h = bits[t->input[k]];
+    if (t->fnode[k][h] >= 0) {
+        *node = t->fnode[k][h];
+        *why = t->fwhy[k][h];
+        return -1;
     }
-    }
+    *r = t->ival[k][h];
+    return 0;
 }
 
-static int finite(tp_ival32 a) { return isfinite(a.lo) && isfinite(a.hi); }
-
-/* The one place an operand may be unbounded above ([lo, +inf], from an
- * overflowing expf): a sum or difference with a finite operand, or a
- * divisor. RN is monotone and x + inf = inf, x / inf = +-0, so
- *   [l, +inf] + b = [RN(l + b.lo), +inf],   a - [l, +inf] = [-inf, ...]
- *   (not bounded), a / [l, +inf] (l > 0) = hull(a / [l, FLT_MAX], 0).
- * Returns 1 when it handled node kind k, 0 when the operands are finite,
- * -1 when they are not and nothing here bounds the result. */
-static int unbounded(ew_kind k, tp_ival32 a, tp_ival32 b, tp_ival32 *r, const char **why)
+int ew_prog_check(const ew_prog *p, const char *op, const char *where, char *err, size_t errlen)
 {
-    if (finite(a) && finite(b))
+    if (ew_prog_ok(p))
         return 0;
-    *why = "an intermediate may overflow binary32";
-    if (k == EW_ADD && isfinite(a.lo) && isfinite(b.lo) && (finite(a) || finite(b))) {
-        const tp_ival32 x = {a.lo, a.lo}, y = {b.lo, b.lo};
-        if (!fits((double)a.lo + b.lo))
-            return -1;
-        r->lo = tp_ival32_add(x, y).lo;
-        r->hi = INFINITY;
-        return 1;
-    }
-    if (k == EW_DIV && finite(a) && b.lo > 0.0f && isfinite(b.lo)) {
-        const tp_ival32 y = {b.lo, FLT_MAX};
-        const tp_ival32 x = a;
-        if (!(fits((double)x.lo / y.lo) && fits((double)x.hi / y.lo)))
-            return -1;
-        *r = hull(tp_ival32_div(x, y), (tp_ival32){0.0f, 0.0f});
-        return 1;
-    }
+    snprintf(err, errlen, "%s: %s: the parsed program is ill-formed for the proven evaluator (1 to %d nodes, each "
+             "operand before its user, input indices below %d); expected an expression the parser accepts within "
+             "those limits", op, where, EW_MAX_NODES, EW_MAX_INPUTS);
     return -1;
 }
 
+/* The node loop is ew_eval_values (oracles/generic/proven/ew_eval.c,
+ * proven T1 by WP). */
 int ew_admit_values(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
                     const ew_tabs *t, const uint16_t *bits, tp_ival32 *v, int *node, const char **why)
 {
-    int truth[EW_MAX_NODES];
-    for (int i = 0; i <= upto; i++) {
-        const ew_node *nd = &p->node[i];
-        if ((only && !only[i]) || (t && t->skip[i]))
-            continue;
-        if (t && t->tab_of[i] >= 0) { /* a tabulated subtree: its value at this input's pattern */
-            const int k = t->tab_of[i];
-            const uint16_t h = bits[t->input[k]];
-            if (t->fnode[k][h] >= 0) {
-                *node = t->fnode[k][h];
-                *why = t->fwhy[k][h];
-                return -1;
-            }
-            v[i] = t->ival[k][h];
-            continue;
-        }
-        static const tp_ival32 none = {0.0f, 0.0f};
-        const tp_ival32 a = nd->a >= 0 ? v[nd->a] : none, b = nd->b >= 0 ? v[nd->b] : none;
-        *node = i;
-        *why = "";
-        switch (nd->kind) {
-        case EW_INPUT: v[i] = in[nd->input]; break;
-        case EW_CONST: v[i].lo = v[i].hi = nd->value; break;
-        case EW_NEG: v[i] = neg(a); break;
-        case EW_ADD:
-        case EW_SUB: {
-            const int u = unbounded(nd->kind, a, b, &v[i], why);
-            if (u < 0)
-                return -1;
-            if (u > 0)
-                break;
-            const int sub = nd->kind == EW_SUB;
-            if (sub ? !(fits((double)a.lo - b.hi) && fits((double)a.hi - b.lo))
-                    : !(fits((double)a.lo + b.lo) && fits((double)a.hi + b.hi))) {
-                *why = "a sum may overflow binary32";
-                return -1;
-            }
-            v[i] = sub ? tp_ival32_sub(a, b) : tp_ival32_add(a, b);
-            if (m->fma_any && fused(p, v, sub, nd->a, nd->b, &v[i], why) != 0)
-                return -1;
-            break;
-        }
-        case EW_MUL:
-            if (unbounded(nd->kind, a, b, &v[i], why) != 0)
-                return -1;
-            if (!mul_fits(a, b)) {
-                *why = "a product may overflow binary32";
-                return -1;
-            }
-            v[i] = tp_ival32_mul(a, b);
-            break;
-        case EW_DIV: {
-            const int u = unbounded(nd->kind, a, b, &v[i], why);
-            if (u < 0)
-                return -1;
-            if (u > 0)
-                break;
-            if (!(b.lo > 0.0f || b.hi < 0.0f)) {
-                *why = "a divisor interval holds 0";
-                return -1;
-            }
-            /* x / y = (-x) / (-y) exactly: a negative divisor becomes positive */
-            const tp_ival32 x = b.lo > 0.0f ? a : neg(a), y = b.lo > 0.0f ? b : neg(b);
-            if (!(fits((double)x.lo / y.lo) && fits((double)x.lo / y.hi) && fits((double)x.hi / y.lo) &&
-                  fits((double)x.hi / y.hi))) {
-                *why = "a quotient may overflow binary32";
-                return -1;
-            }
-            v[i] = tp_ival32_div(x, y);
-            break;
-        }
-        case EW_FMA: {
-            const tp_ival32 c = v[nd->c];
-            if (unbounded(nd->kind, a, b, &v[i], why) != 0 || unbounded(nd->kind, c, c, &v[i], why) != 0)
-                return -1;
-            if (!fma_fits(a, b, c)) {
-                *why = "fmaf may overflow binary32";
-                return -1;
-            }
-            v[i] = tp_ival32_fma(a, b, c);
-            break;
-        }
-        case EW_MIN: v[i].lo = fminf(a.lo, b.lo), v[i].hi = fminf(a.hi, b.hi); break;
-        case EW_MAX: v[i].lo = fmaxf(a.lo, b.lo), v[i].hi = fmaxf(a.hi, b.hi); break;
-        case EW_LT:
-        case EW_LE:
-        case EW_GT:
-        case EW_GE:
-        case EW_EQ:
-        case EW_NE:
-            truth[i] = compare(nd->kind, a, b);
-            v[i] = a; /* unused */
-            break;
-        case EW_SELECT: {
-            const int t = truth[nd->a];
-            v[i] = t == 1 ? v[nd->b] : t == 0 ? v[nd->c] : hull(v[nd->b], v[nd->c]);
-            break;
-        }
-        case EW_RN16: { /* the proven binary16 ends (oracles/common/round_ends.h) */
-            if (!finite(a)) {
-                *why = "a binary16 rounding of a value that may overflow binary32";
-                return -1;
-            }
-            const double lo = tp_round_lower(&tp_binary16, a.lo), hi = tp_round_upper(&tp_binary16, a.hi);
-            if (!isfinite(lo) || !isfinite(hi)) {
-                *why = "a binary16 rounding that may overflow to infinity";
-                return -1;
-            }
-            v[i].lo = (float)lo, v[i].hi = (float)hi; /* binary16 values: exact */
-            break;
-        }
-        default: {
-            const int k = (int)nd->kind - EW_FIRST_FN;
-            if (k < 0 || k >= EW_NFNS || m->ulp[k] < 0) {
-                *why = "a device function without a declared ulp bound";
-                return -1;
-            }
-            if (device_fn(k, m->ulp[k], a, &v[i], why) != 0)
-                return -1;
-        }
-        }
-    }
-    if (!finite(v[upto]) && upto == p->n - 1) {
-        *node = p->n - 1;
-        *why = "the result may overflow binary32";
-        return -1;
-    }
-    return 0;
+    return ew_eval_values(p, m, in, upto, only, t ? t->skip : NULL, t ? t->tab_of : NULL, t, bits, v, node, why);
 }
 
 int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,

@@ -21,13 +21,22 @@
  * independent ones (sound, possibly wider). The model covers finite
  * binary32 values only: where an interval could overflow, or a function
  * leave its domain (a division by an interval holding 0, logf of a
- * non-positive value), the element is not bounded and ew_admit says why. */
+ * non-positive value), the element is not bounded and ew_admit says why.
+ *
+ * The node loop is ew_eval_values (oracles/generic/proven/ew_eval.c),
+ * proven T1 by WP: no runtime error, and each primitive called where its
+ * `requires` hold, on every program ew_prog_ok accepts. That the result
+ * holds every binary32 evaluation is the primitives' T3 contracts composed
+ * node by node, argued here and tested, not proven; the device functions,
+ * __float2half, the tables and the quotient's range check are contracts
+ * WP takes as given (proofs/TRUSTED.md). */
 #ifndef TP_EW_ADMIT_H
 #define TP_EW_ADMIT_H
 #include "oracles/common/proven/tp_ival.h"
 #include "oracles/generic/ew_prog.h"
 #include "oracles/generic/ew_tab.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The admitted hull of the program's result for inputs in[0 ..]: 0 and
@@ -53,6 +62,13 @@ int ew_admit_box(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int u
  * evaluates the program once. */
 int ew_admit_values(const ew_prog *p, const ew_model *m, const tp_ival32 *in, int upto, const unsigned char *only,
                     const ew_tabs *t, const uint16_t *bits, tp_ival32 *v, int *node, const char **why);
+
+/* Whether p is a program ew_admit_values may evaluate (ew_prog_ok,
+ * oracles/generic/proven/ew_eval.h: every operand before its user, kinds
+ * and input indices in range), the `requires` of the proven node loop.
+ * The ops call it once on each program they evaluate, after parsing and
+ * after any rewrite: 0, or -1 with an error naming op and where. */
+int ew_prog_check(const ew_prog *p, const char *op, const char *where, char *err, size_t errlen);
 
 /* The correctly rounded binary32 value of device function k
  * (EW_FIRST_FN + k) at x (MPFR at 24 bits with binary32's exponent range

@@ -18,7 +18,7 @@
 
 #define EW_MAX_TABS 8
 
-typedef struct {
+typedef struct ew_tabs {
     int n;
     int root[EW_MAX_TABS], input[EW_MAX_TABS];
     unsigned char mask[EW_MAX_TABS][EW_MAX_NODES]; /* the nodes of each subtree */

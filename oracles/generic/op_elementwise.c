@@ -174,7 +174,8 @@ static int setup(const tp_value *model, const tp_case *c, const char *output, ew
     const char *backend = c->backend ? c->backend : "cuda";
     char where[160];
     snprintf(where, sizeof where, "model.expr.%s", output);
-    if (ew_model_read(model, backend, "elementwise", &s->m, err, errlen) != 0 ||
+    if (ew_prog_check(&s->prog, "elementwise", where, err, errlen) != 0 ||
+        ew_model_read(model, backend, "elementwise", &s->m, err, errlen) != 0 ||
         ew_check_declared_ulps(&s->prog, &s->m, "elementwise", where, backend, err, errlen) != 0) {
         free_reads(s);
         return -1;

@@ -1,6 +1,7 @@
 #include "oracles/generic/rw_model.h"
 
 #include "oracles/common/op_common.h"
+#include "oracles/generic/ew_admit.h"
 #include "oracles/generic/ew_model.h"
 #include "oracles/generic/ew_read.h"
 
@@ -162,7 +163,9 @@ static int parse(const char *text, rw_setup *s, const tp_case *c, const char *co
         snprintf(err, errlen, "rowwise: %s: %s; expected %s", where, e.what, e.expected);
         return -1;
     }
-    return share_reads(s, c, p, names, where, err, errlen);
+    if (share_reads(s, c, p, names, where, err, errlen) != 0)
+        return -1;
+    return ew_prog_check(p, "rowwise", where, err, errlen);
 }
 
 /* A node that depends on no per-element or per-column input. */
@@ -343,7 +346,8 @@ static int setup_case(const tp_value *model, const tp_case *c, const char *outpu
         return -1;
     s->nslots = s->nin + s->nred + s->ndims + s->nread;
     extract(s);
-    return 0;
+    /* extract rewrote the program (subtrees taken out as inputs) */
+    return ew_prog_check(&s->out.prog, "rowwise", where, err, errlen);
 }
 
 int rw_setup_case(const tp_value *model, const tp_case *c, const char *output, rw_setup *s, char *err,

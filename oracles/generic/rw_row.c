@@ -84,7 +84,7 @@ static int fail(rw_fail *f, int64_t col, const char *where, int node, const char
     return -1;
 }
 
-/* The primitives' range in double (ew_admit.c's fits): the rounding of a
+/* The primitives' range in double (proven/ew_eval.c's fits): the rounding of a
  * real below FLT_MAX. */
 static int fits(double d) { return fabs(d) <= 0x1.fffffcp127; }
 
