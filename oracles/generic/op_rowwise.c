@@ -203,11 +203,11 @@ static int sums_a_select(const tp_value *model)
 }
 
 /* Whether some row of c is longer than 65536 terms (the long-row bound
- * decides its sums). */
+ * decides its sums); 0 without a case. */
 static int long_rows(const tp_value *model, const tp_case *c)
 {
     char err[256];
-    for (int t = 0; t < c->ntensors; t++) {
+    for (int t = 0; c && t < c->ntensors; t++) {
         if (!c->tensors[t].initial)
             continue;
         rw_setup *s = prepared(model, c, c->tensors[t].name, err, sizeof err);
