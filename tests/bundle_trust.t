@@ -96,7 +96,7 @@ audit_says faults 0 "# on the GPU's word alone: 9 verdict(s), errors by device, 
 grep -q "^# on the GPU's word alone: 0 verdict(s)" "$tmp/pilot.log"
 ok $? "the audit says how many verdicts rest on the GPU's word (9; none in the real run)"
 "$tp" audit "$tmp/faults" >"$tmp/faults.full.log" 2>&1
-grep -q "^ok - runs/embedding_bwd_pilot/results.json: 1 case(s) re-derived from the seeds and the stored outputs, 9 error(s) by device, fault or timeout on the GPU's word; contract: \*\*not met\*\*: 9 case(s) in error (device, fault or timeout: the GPU's word)$" "$tmp/faults.full.log" &&
+grep -q "^ok - runs/embedding_bwd_pilot/results.json: 2 case(s) re-derived from the seeds and the stored outputs, 9 error(s) by device, fault or timeout on the GPU's word; contract: \*\*not met\*\*: 9 case(s) in error (device, fault or timeout: the GPU's word)$" "$tmp/faults.full.log" &&
     ! grep -q 'contract: met' "$tmp/faults.full.log" &&
     grep -q "| \*\*not met\*\*: 9 case(s) in error (device, fault or timeout: the GPU's word) |" "$tmp/faults/summary.md" &&
     "$tp" summary "$tmp/faults.run" | grep -q "| \*\*not met\*\*: 9 case(s) in error (device, fault or timeout: the GPU's word) |"
