@@ -81,14 +81,14 @@ for r in "${runs[@]}"; do
     ok $? "$c: every case record is the recorded one"
     played+=("$tmp/$c")
 done
-grep -q "^embedding_bwd_pilot: 10 case(s), as expected (9 violated, 1 refused)$" "$tmp/embedding_bwd_pilot.log"
+grep -q "^embedding_bwd_pilot: 11 case(s), as expected (9 violated, 2 refused)$" "$tmp/embedding_bwd_pilot.log"
 ok $? "the embedding pilot's violations and refusal are counted as expected"
 grep -q '"name": "playback of recorded/nvidia-h200/gemm_fwd"' "$tmp/gemm_fwd/results.json"
 ok $? "results.json names the playback as the device: no one takes it for a GPU run"
 "$tp" replay --quiet "${played[@]}" >"$tmp/replay.log"
 ok $? "tolproof replay re-derives every played run, each case with its expected outcome (from its plan.json)"
 "$tp" summary "$tmp/embedding_bwd_pilot" "$tmp/embedding_fwd" >"$tmp/summary.md"
-grep -q "| \*\*violated\*\* | .* | as expected (9 violated, 1 refused) |$" "$tmp/summary.md" &&
+grep -q "| \*\*violated\*\* | .* | as expected (9 violated, 2 refused) |$" "$tmp/summary.md" &&
     grep -q "| met | - | as expected |$" "$tmp/summary.md"
 ok $? "tolproof summary tells expected violations and refusals apart"
 
