@@ -6,7 +6,9 @@
 # ({"oracle","goals","proved","provers","seconds","tiers"}); exits non-zero
 # unless every goal is proved and the goal count matches
 # the expected status beside the oracle, ORACLE.expected.json.
-# Environment: TP_WP_CACHE_DIR (default build/wp-cache), TP_BUILD_DIR
+# Environment: TP_WP_CACHE_DIR (default build/wp-cache), TP_WP_SEED_DIR
+# (prover answers copied into that cache first, default proofs/wp-cache;
+# empty: none, every goal goes to the provers), TP_BUILD_DIR
 # (default build), TP_WP_TIMEOUT (seconds per goal in the first pass,
 # default: the oracle's own timeout= below, else 5), TP_WP_RETRY_TIMEOUTS
 # (the limits of the passes that retry the goals left unproved, default
@@ -63,6 +65,21 @@ timeout=${timeout:-${own_timeout:-5}}
 # build tree: no dependence on ~/.why3.conf.
 w3dir=$build/why3
 mkdir -p "$w3dir" "$out" "$cache" || die "cannot create $w3dir, $out or $cache"
+
+# The seed: the prover answers of the last cold run of every oracle,
+# committed in proofs/wp-cache (proofs/refresh-cache.sh remakes it). WP
+# keys an answer by the MD5 digest of the Why3 task it sent, the prover
+# and the time limit, so an answer is read back only for a byte-identical
+# task: a changed oracle, lemma, driver or prover version sends other tasks,
+# and those go to the provers. Copied without overwriting what the cache
+# already holds. TP_WP_SEED_DIR= (empty) proves cold: every goal goes to
+# the provers (about 40 minutes on 2 cores instead of about 16).
+seed=${TP_WP_SEED_DIR-$root/proofs/wp-cache}
+if [ -n "$seed" ]; then
+    [ -d "$seed" ] || die "TP_WP_SEED_DIR: no such directory: $seed (TP_WP_SEED_DIR= proves without a seed)"
+    find "$seed" -maxdepth 1 -name '*.json' -exec cp -n -t "$cache" {} + ||
+        die "cannot copy the seed $seed into $cache"
+fi
 w3data=$(why3 --print-datadir) || die "why3 --print-datadir failed"
 w3lib=$(why3 --print-libdir) || die "why3 --print-libdir failed"
 for drv in cvc4_nofp z3_nofp; do
@@ -234,10 +251,19 @@ done
 # already proved, which costs prover time on this rare path) and its new
 # answer replaces the cached one. No cache entry is deleted: the cache
 # directory may be the user's (TP_WP_CACHE_DIR).
-cache_mode=rebuild
+# WP keys its cache by the task, the prover and the limit, so each retry
+# first reads back what an earlier run proved under that same limit (the
+# seed below holds the retries of the run that made it: without this,
+# every goal a cold run proved only on retry went to the provers again:
+# the seeded ew_eval.c's 60 s pass took 68 s in rebuild mode, 29 s read
+# back), and only the goals still left go to the provers in rebuild mode.
 for limit in $retry_timeouts; do
     grep -q '^pending ' <<<"$(goal_status)" || break
     echo "wp.sh: $name: goals left unproved; trying them again with ${limit} s" >&2
+    cache_mode=update
+    again "$limit" "$provers"
+    grep -q '^pending ' <<<"$(goal_status)" || break
+    cache_mode=rebuild
     again "$limit" "$provers"
 done
 end=$(date +%s.%N)
