@@ -19,13 +19,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char tp_pack_usage[] = "       tolproof pack RUN_DIR...\n";
-const char tp_unpack_usage[] = "       tolproof unpack RUN_DIR...\n";
+const char tp_pack_usage[] = "       tolproof pack [--case NAME]... RUN_DIR...\n";
+const char tp_unpack_usage[] = "       tolproof unpack [--case NAME]... RUN_DIR...\n";
 
 void tp_pack_help(FILE *f)
 {
     fprintf(f,
-            "usage: tolproof pack RUN_DIR...\n"
+            "usage: tolproof pack [--case NAME]... RUN_DIR...\n"
             "Replaces every output tensor outputs/CASE/NAME.npy of each run directory (plan.json,\n"
             "results.json, outputs/) by NAME.tpr: the .npy header verbatim, the SHA-256 of the .npy\n"
             "file, and per element the signed distance, in the format's order of bit patterns, from\n"
@@ -37,6 +37,8 @@ void tp_pack_help(FILE *f)
             "0004, says how to re-encode then). Input copies (input_NAME.npy) stay .npy.\n"
             "Each .tpr is written through a temporary file and checked to decode to the .npy's bytes\n"
             "before the .npy is removed; outputs already packed are left as they are.\n"
+            "--case NAME (repeatable): only the outputs of the cases named, in every run given;\n"
+            "a name that is no case of a run's results.json is an error (exit 2).\n"
             "Prints one line per run: outputs packed, bytes before and after.\n"
             "Exit status: 0 every output of every run packed (or already packed), 1 an output that\n"
             "could not be (its .npy kept, the line says why), 2 a run directory cannot be read.\n");
@@ -44,11 +46,15 @@ void tp_pack_help(FILE *f)
 
 void tp_unpack_help(FILE *f)
 {
-    fprintf(f, "usage: tolproof unpack RUN_DIR...\n"
+    fprintf(f, "usage: tolproof unpack [--case NAME]... RUN_DIR...\n"
                "The inverse of `tolproof pack`: replaces every outputs/CASE/NAME.tpr of each run\n"
                "directory by the NAME.npy it encodes, byte for byte (its SHA-256 checked), for NumPy\n"
                "and other readers of .npy, and for re-encoding after a change of an exact reference\n"
                "(recorded/migrations/recode.sh runs the unpack of the tolproof that packed them).\n"
+               "--case NAME (repeatable): only the outputs of the cases named (decoding a case\n"
+               "recomputes its inputs and exact reference: one case of a long-row run takes\n"
+               "seconds, the whole run minutes); a name that is no case of a run's results.json\n"
+               "is an error (exit 2).\n"
                "Prints one line per run: outputs unpacked, bytes before and after.\n"
                "Exit status: 0 every output unpacked (or already .npy), 1 an output that could not be\n"
                "(its .tpr kept, the line says why), 2 a run directory cannot be read.\n");
@@ -124,7 +130,23 @@ static int convert(const char *dir, const tp_plan *plan, const tp_case *c, int t
 }
 
 /* Every output of every case with outputs in one run. 0, 1 or 2. */
-static int convert_run(const char *dir, int unpack)
+/* The cases --case named (none: every case). */
+typedef struct {
+    char **names;
+    int n;
+} case_pick;
+
+static int picked(const case_pick *pick, const char *name)
+{
+    if (pick->n == 0)
+        return 1;
+    for (int i = 0; i < pick->n; i++)
+        if (name && strcmp(pick->names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static int convert_run(const char *dir, int unpack, const case_pick *pick)
 {
     char path[4200], err[9000];
     snprintf(path, sizeof path, "%s/plan.json", dir);
@@ -144,8 +166,24 @@ static int convert_run(const char *dir, int unpack)
     tally n = {0};
     size_t i;
     json_t *rec;
+    for (int k = 0; k < pick->n; k++) {
+        int found = 0;
+        json_array_foreach(json_object_get(res, "cases"), i, rec)
+        {
+            const char *name = json_string_value(json_object_get(rec, "case"));
+            found |= name && strcmp(name, pick->names[k]) == 0;
+        }
+        if (!found) {
+            printf("not ok - %s: --case %s: no such case in its results.json\n", dir, pick->names[k]);
+            json_decref(res);
+            tp_plan_free(plan);
+            return 2;
+        }
+    }
     json_array_foreach(json_object_get(res, "cases"), i, rec)
     {
+        if (!picked(pick, json_string_value(json_object_get(rec, "case"))))
+            continue;
         /* refused and error cases have no outputs: NULL with err "" */
         tp_case *c = tp_replay_load_inputs(dir, plan, backend ? backend : "cuda", rec, err, sizeof err);
         if (!c && err[0]) {
@@ -170,20 +208,45 @@ static int convert_run(const char *dir, int unpack)
 
 static int run(int argc, char **argv, int unpack)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: tolproof %s RUN_DIR...\n", unpack ? "unpack" : "pack");
+    const char *cmd = unpack ? "unpack" : "pack";
+    case_pick pick = {argv, 0}; /* the names, gathered in place at the front of argv */
+    int ndirs = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--case") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                fprintf(stderr, "tolproof %s: --case needs a case name (expected --case NAME)\n", cmd);
+                return 2;
+            }
+            i++;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "tolproof %s: unknown option %s (expected [--case NAME]... RUN_DIR...)\n", cmd, argv[i]);
+            return 2;
+        } else
+            ndirs++;
+    }
+    if (ndirs == 0) {
+        fprintf(stderr, "usage: tolproof %s [--case NAME]... RUN_DIR...\n", cmd);
         return 2;
     }
+    char **names = malloc((size_t)argc * sizeof *names);
+    if (!names) {
+        fprintf(stderr, "tolproof %s: out of memory\n", cmd);
+        return 2;
+    }
+    pick.names = names;
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--case") == 0)
+            names[pick.n++] = argv[++i];
     int status = 0;
     for (int i = 2; i < argc; i++) {
-        if (argv[i][0] == '-') {
-            fprintf(stderr, "tolproof %s: unknown option %s (expected RUN_DIR...)\n", unpack ? "unpack" : "pack",
-                    argv[i]);
-            return 2;
+        if (strcmp(argv[i], "--case") == 0) {
+            i++;
+            continue;
         }
-        int rc = convert_run(argv[i], unpack);
+        int rc = convert_run(argv[i], unpack, &pick);
         status = rc > status ? rc : status;
     }
+    free(names);
     return status;
 }
 

@@ -212,11 +212,25 @@ def summary_prove(out, reports):
     return 0 if ok else 1
 
 
+def _replay_depfile(out, dirs):
+    """OUT.d for ninja: every file and folder under the replayed runs, and
+    the folders that hold runs (a run added or removed changes them)."""
+    deps = {"recorded"} | {os.path.dirname(d) for d in dirs} | set(glob.glob("recorded/*"))
+    for d in dirs:
+        for root, subdirs, files in os.walk(d):
+            deps.add(root)
+            deps.update(os.path.join(root, f) for f in files)
+    esc = (p.replace("\\", "\\\\").replace(" ", "\\ ").replace("$", "$$") for p in sorted(deps))
+    with open(out + ".d", "w") as f:
+        f.write(out + ": " + " ".join(esc) + "\n")
+
+
 def replay(out, tolproof):
     # recorded/variants/DEVICE/NAME is the verdict corpus (`ninja verdicts`)
     dirs = sorted(d for d in glob.glob("recorded/*/*") if os.path.isdir(d) and not d.startswith("recorded/variants/"))
     log = os.path.splitext(out)[0] + ".log"
     os.makedirs(os.path.dirname(out), exist_ok=True)
+    _replay_depfile(out, dirs)
     if not dirs:
         print("no recorded runs under recorded/: replay skipped")
         _write_json(out, {"step": "replay", "recorded": [], "exit": 0, "status": "skipped (nothing recorded)"})

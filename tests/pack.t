@@ -29,6 +29,19 @@ cp -r "$tmp/run" "$tmp/back"
 "$tp" unpack "$tmp/back" >/dev/null && diff -r "$tmp/orig" "$tmp/back" >/dev/null
 ok $? "unpack restores every file byte for byte"
 
+# --case: only the cases named
+cp -r "$tmp/run" "$tmp/one"
+"$tp" unpack --case normal_64 "$tmp/one" >"$tmp/one.log"
+[ $? = 0 ] && grep -q "^ok - $tmp/one: 1 output(s) unpacked" "$tmp/one.log" &&
+    [ "$(find "$tmp/one/outputs" -name '*.npy' ! -name 'input_*' | sed 's|.*/outputs/||')" = "normal_64/C.npy" ] &&
+    cmp -s "$tmp/one/outputs/normal_64/C.npy" "$tmp/orig/outputs/normal_64/C.npy"
+ok $? "unpack --case normal_64 restores that case's output only, byte for byte"
+"$tp" pack --case normal_64 "$tmp/one" >/dev/null && diff -r "$tmp/run" "$tmp/one" >/dev/null
+ok $? "pack --case normal_64 packs it again, as the whole run's pack did"
+"$tp" unpack --case no_such_case "$tmp/one" >"$tmp/nocase.log"
+[ $? = 2 ] && grep -q "^not ok - $tmp/one: --case no_such_case: no such case in its results.json$" "$tmp/nocase.log"
+ok $? "a case no run has is an error that names it (exit 2)"
+
 # a copy (NaN payloads, signed zeros: the special fill) and a computed op, recorded on the GPU
 for r in embedding_fwd gelu_fwd; do
     cp -r "recorded/nvidia-h200/$r" "$tmp/$r"
