@@ -68,10 +68,10 @@ mkdir -p "$w3dir" "$out" "$cache" || die "cannot create $w3dir, $out or $cache"
 
 # The seed: the prover answers of the last cold run of every oracle,
 # committed in proofs/wp-cache (proofs/refresh-cache.sh remakes it). WP
-# keys an answer by the MD5 digest of the Why3 task it sent, the prover
-# and the time limit, so an answer is read back only for a byte-identical
-# task: a changed oracle, lemma, driver or prover version sends other tasks,
-# and those go to the provers. Copied without overwriting what the cache
+# names an answer by the MD5 digest of the prover's name and the Why3 task
+# as that prover's driver prints it, so an answer is read back only for a
+# byte-identical task: a changed oracle, lemma, driver or prover version
+# sends other tasks, and those go to the provers. Copied without overwriting what the cache
 # already holds. TP_WP_SEED_DIR= (empty) proves cold: every goal goes to
 # the provers (about 40 minutes on 2 cores instead of about 16).
 seed=${TP_WP_SEED_DIR-$root/proofs/wp-cache}
@@ -251,9 +251,11 @@ done
 # already proved, which costs prover time on this rare path) and its new
 # answer replaces the cached one. No cache entry is deleted: the cache
 # directory may be the user's (TP_WP_CACHE_DIR).
-# WP keys its cache by the task, the prover and the limit, so each retry
-# first reads back what an earlier run proved under that same limit (the
-# seed below holds the retries of the run that made it: without this,
+# WP reads a cached "valid" back under a limit only if it took no longer
+# (a goal proved in 7 s reads as a timeout under 5 s), and a task a later
+# pass selects may print differently from the first pass's, so each retry
+# first reads back in update mode what an earlier run proved under that
+# limit (the seed holds the retries of the run that made it: without this,
 # every goal a cold run proved only on retry went to the provers again:
 # the seeded ew_eval.c's 60 s pass took 68 s in rebuild mode, 29 s read
 # back), and only the goals still left go to the provers in rebuild mode.
