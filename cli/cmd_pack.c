@@ -129,7 +129,6 @@ static int convert(const char *dir, const tp_plan *plan, const tp_case *c, int t
     return 0;
 }
 
-/* Every output of every case with outputs in one run. 0, 1 or 2. */
 /* The cases --case named (none: every case). */
 typedef struct {
     char **names;
@@ -146,6 +145,7 @@ static int picked(const case_pick *pick, const char *name)
     return 0;
 }
 
+/* Every output of every picked case with outputs in one run. 0, 1 or 2. */
 static int convert_run(const char *dir, int unpack, const case_pick *pick)
 {
     char path[4200], err[9000];
@@ -209,34 +209,33 @@ static int convert_run(const char *dir, int unpack, const case_pick *pick)
 static int run(int argc, char **argv, int unpack)
 {
     const char *cmd = unpack ? "unpack" : "pack";
-    case_pick pick = {argv, 0}; /* the names, gathered in place at the front of argv */
+    /* argv minus its first two holds every name --case can give */
+    case_pick pick = {malloc((size_t)argc * sizeof(char *)), 0};
+    if (!pick.names) {
+        fprintf(stderr, "tolproof %s: out of memory\n", cmd);
+        return 2;
+    }
     int ndirs = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--case") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
                 fprintf(stderr, "tolproof %s: --case needs a case name (expected --case NAME)\n", cmd);
+                free(pick.names);
                 return 2;
             }
-            i++;
+            pick.names[pick.n++] = argv[++i];
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "tolproof %s: unknown option %s (expected [--case NAME]... RUN_DIR...)\n", cmd, argv[i]);
+            free(pick.names);
             return 2;
         } else
             ndirs++;
     }
     if (ndirs == 0) {
         fprintf(stderr, "usage: tolproof %s [--case NAME]... RUN_DIR...\n", cmd);
+        free(pick.names);
         return 2;
     }
-    char **names = malloc((size_t)argc * sizeof *names);
-    if (!names) {
-        fprintf(stderr, "tolproof %s: out of memory\n", cmd);
-        return 2;
-    }
-    pick.names = names;
-    for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--case") == 0)
-            names[pick.n++] = argv[++i];
     int status = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--case") == 0) {
@@ -246,7 +245,7 @@ static int run(int argc, char **argv, int unpack)
         int rc = convert_run(argv[i], unpack, &pick);
         status = rc > status ? rc : status;
     }
-    free(names);
+    free(pick.names);
     return status;
 }
 
