@@ -16,6 +16,7 @@
  * oracles/generic/rw_row.h how a row is bounded. */
 #include "oracles/common/op_common.h"
 #include "oracles/generic/ew_model.h"
+#include "oracles/generic/rw_centred.h"
 #include "oracles/generic/rw_row.h"
 
 #include <ctype.h>
@@ -178,10 +179,18 @@ static const tp_statement rw_one_term_st = {
     "rowwise.bound.one_term", TP_EVIDENCE,
     "a row sum whose terms are all exactly 0 but at most one (a one-hot sum, select(index(col) == t, x, 0.0f)) is "
     "that term, exactly, whatever the row's length: in round to nearest, adding an exact 0 rounds nothing"};
+static const tp_statement rw_centred_st = {
+    "rowwise.bound.centred_sum", TP_EVIDENCE,
+    "a sum of (x - c) * (x - c), c the same for the whole row (a variance: c = the row's mean): also bounded as a "
+    "function of that one c (oracles/generic/rw_centred.c, tested, not proven): sum (x - c)^2 = Sxx - 2 c Sx + n c^2 "
+    "over the row's exact moments, at its least and greatest over the binary32 c the model admits, times "
+    "(1 -+ 2^-24)^3 for the rounded difference and square, then the proven any-order sum bound; the row's sum is "
+    "admitted where this and the per-term bound both admit it. It takes every term of a row to use the same c, "
+    "as the model's reductions are one value per row"};
 static const tp_statement *const rw_statements[] = {&rw_exact_st,    &rw_sum_st,    &rw_bound_st,
                                                     &rw_dependence_st, &rw_order_st,  &rw_finite_st,
                                                     &rw_unproven_st, &rw_column_st, &rw_rn16_st,
-                                                    &rw_one_term_st, &rw_sum_long_st, NULL};
+                                                    &rw_one_term_st, &rw_sum_long_st, &rw_centred_st, NULL};
 static const tp_statement *const rw_row_statements[] = {&rw_exact_st,  &rw_sum_st,    &rw_bound_st,   &rw_dependence_st,
                                                         &rw_order_st, &rw_finite_st, &rw_unproven_st, NULL};
 
@@ -222,6 +231,27 @@ static int long_rows(const tp_value *model, const tp_case *c)
     return 0;
 }
 
+/* Whether some output's setup on c has a centred sum (rw_centred.h);
+ * 0 without a case. Said only there, as the one-term rule. */
+static int centred_sums(const tp_value *model, const tp_case *c)
+{
+    char err[256];
+    int found = 0;
+    for (int t = 0; c && t < c->ntensors && !found; t++) {
+        if (!c->tensors[t].initial)
+            continue;
+        rw_setup *s = prepared(model, c, c->tensors[t].name, err, sizeof err);
+        if (!s)
+            continue;
+        rw_centred m;
+        for (int q = 0; q < s->nred; q++)
+            found |= s->red[q].kind == RW_SUM && rw_centred_match(s, &s->red[q].term, &m);
+        rw_setup_clear(s);
+        free(s);
+    }
+    return found;
+}
+
 static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
 {
     const char *along = tp_value_string(tp_value_get(model, "along"));
@@ -234,6 +264,8 @@ static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
         tp_say(out, &rw_one_term_st);
     if (long_rows(model, c))
         tp_say(out, &rw_sum_long_st);
+    if (centred_sums(model, c))
+        tp_say(out, &rw_centred_st);
 }
 
 const tp_op tp_op_rowwise = {

@@ -4,6 +4,7 @@
 #include "oracles/common/round_ends.h"
 #include "oracles/common/sum_interval.h"
 #include "oracles/generic/ew_admit.h"
+#include "oracles/generic/rw_centred.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,12 +20,14 @@ int rw_ws_init(rw_ws *w, const rw_setup *s)
         mpfi_init2(w->slot[k], EW_EXACT_PREC);
     mpfi_init2(w->acc, EW_EXACT_PREC);
     mpfr_init2(w->sum, 53);
+    rw_centred_ws_init(&w->centred);
     w->cols = s->len;
     w->ends = malloc(sizeof(mpfr_t) * 3 * (size_t)s->len);
     w->ptrs = malloc(sizeof(mpfr_ptr) * 3 * (size_t)s->len);
-    if (!w->ends || !w->ptrs) {
-        free(w->ends), free(w->ptrs);
-        w->ends = NULL, w->ptrs = NULL, w->cols = 0;
+    w->xs = malloc(sizeof(float) * (size_t)s->len);
+    if (!w->ends || !w->ptrs || !w->xs) {
+        free(w->ends), free(w->ptrs), free(w->xs);
+        w->ends = NULL, w->ptrs = NULL, w->xs = NULL, w->cols = 0;
         rw_ws_clear(w);
         return -1;
     }
@@ -44,11 +47,13 @@ void rw_ws_clear(rw_ws *w)
         mpfi_clear(w->slot[k]);
     mpfi_clear(w->acc);
     mpfr_clear(w->sum);
+    rw_centred_ws_clear(&w->centred);
     for (int64_t j = 0; j < 3 * w->cols; j++)
         mpfr_clear(w->ends[j]);
     free(w->ends);
     free(w->ptrs);
-    w->ends = NULL, w->ptrs = NULL, w->cols = 0;
+    free(w->xs);
+    w->ends = NULL, w->ptrs = NULL, w->xs = NULL, w->cols = 0;
 }
 
 /* The flat index of term j of line r. */
@@ -116,6 +121,8 @@ static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box,
 {
     const rw_reduce *rd = &s->red[q];
     const int64_t n = s->len;
+    rw_centred cm;
+    const int centred = rd->kind == RW_SUM && rw_centred_match(s, &rd->term, &cm);
     int64_t nonzero = 0; /* terms whose hull is not exactly {0} */
     float mlo = 0.0f, mhi = 0.0f;
     if (exact)
@@ -127,6 +134,8 @@ static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box,
         const char *why;
         if (term_hull(s, rd, box, &lo, &hi, &node, &why) != 0)
             return fail(f, j, rd->name, node, why);
+        if (centred)
+            w->xs[j] = x[cm.x];
         if (rd->kind == RW_SUM) {
             mpfr_set_d(w->ends[j], lo, MPFR_RNDN); /* exact */
             mpfr_set_d(w->ends[n + j], hi, MPFR_RNDN);
@@ -171,6 +180,19 @@ static int reduce(const rw_setup *s, rw_ws *w, int64_t r, int q, tp_ival32 *box,
         return fail(f, -1, rd->name, rd->term.n - 1,
                     "a row sum outside the proven sum bound's range (at most 262144 terms, the sum and the sum of "
                     "magnitudes at most 2^60)");
+    if (centred) { /* both bounds hold every sum the kernel can produce: keep what both admit */
+        tp_ival32 v[EW_MAX_NODES];
+        int node;
+        const char *why;
+        double Lc, Hc;
+        if (ew_admit_values(&rd->term, &s->m, box, cm.c, NULL, NULL, NULL, v, &node, &why) == 0 &&
+            rw_centred_sum(&w->centred, w->xs, n, v[cm.c], w->ends, w->ptrs, &Lc, &Hc)) {
+            L = fmax(L, Lc), H = fmin(H, Hc);
+            if (!(L <= H))
+                return fail(f, -1, rd->name, rd->term.n - 1,
+                            "the centred-sum bound and the per-term bound do not meet (a tolproof bug)");
+        }
+    }
     if (!fits(L) || !fits(H))
         return fail(f, -1, rd->name, rd->term.n - 1, "the row sum may overflow binary32");
     box[s->nin + q].lo = (float)tp_round_lower(&tp_binary32, L);

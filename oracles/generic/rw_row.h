@@ -24,6 +24,10 @@
  *     same argument bounds a row of k nonzero terms by the k-term bound;
  *     that is not used: it would tighten bounds of recorded runs, e.g.
  *     rmsnorm_fwd special_64x64's rstd, which replay byte for byte.)
+ *   a sum of (x - c) * (x - c), c constant along the row (a variance):
+ *     also the bound of oracles/generic/rw_centred.h over the row's exact
+ *     moments, which knows every term sees the same c; the row's interval
+ *     is what both bounds admit;
  *   max, min: exact in any order: the max (min) of the terms' ends.
  * Exact value: the terms' MPFI enclosures summed (or maxed) in MPFI at
  * EW_EXACT_PREC bits.
@@ -34,6 +38,7 @@
 #define TP_RW_ROW_H
 #include "core/tp_ref.h"
 #include "oracles/generic/ew_exact.h"
+#include "oracles/generic/rw_centred.h"
 #include "oracles/generic/rw_model.h"
 
 #include <mpfr.h>
@@ -46,6 +51,8 @@ typedef struct {
     mpfr_t *ends;   /* 3 cols: the terms' lower ends, upper ends, magnitudes */
     mpfr_ptr *ptrs; /* the same, for mpfr_sum */
     mpfr_t sum;
+    float *xs;      /* cols: a centred sum's input along the line */
+    rw_centred_ws centred;
 } rw_ws;
 
 /* 0, or -1 when memory runs out. */
