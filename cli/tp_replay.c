@@ -374,11 +374,12 @@ static int replay_case(const char *dir, const tp_plan *plan, const char *backend
         (*rewritten)++;
         differs = 0;
     } else if (differs && opts && opts->rewrite_keys && tp_json_differs_only_under(rec, now, opts->rewrite_keys)) {
-        json_object_clear(rec);
-        json_object_update(rec, now);
+        /* before rec is cleared: name is rec's own string */
         printf("ok - %s/%s: re-derived apart from the fields named for re-generation (first at %s), which are "
                "re-generated\n",
                dir, name, path);
+        json_object_clear(rec);
+        json_object_update(rec, now);
         (*rewritten)++;
         differs = 0;
     } else if (differs) {
