@@ -30,9 +30,9 @@ static inline int tp_sum_interval_exact(double hi, double lo, double absum, long
 
 /* The same for rows of up to 262144 terms: beyond 65536 through
  * tp_sum_bound_long_rn (the constant dot_fp32.c's `bound_long` is proven
- * with). A separate entry so that the ops whose recorded results were
- * derived with their own long-row bound (softmax_fwd, softmax_xent_bwd)
- * keep it; op rowwise uses this one. */
+ * with), the interval of 1.0087890625 n terms of the short constant. Op
+ * rowwise, softmax_fwd and softmax_xent_bwd use it; the ops that stop at
+ * 65536 terms call tp_sum_interval_exact. */
 static inline int tp_sum_interval_long(double hi, double lo, double absum, long long n, double *L, double *H)
 {
     if (n <= 65536)

@@ -22,8 +22,8 @@
  *                             n <= 65536, TP_DOT_C_LONG up to 262144), taken over
  *                             the whole box of possible e: s lies in the
  *                             hull [sum e_lo - err, sum e_hi + err]
- *                             (up to 65536 elements by the proven
- *                             tp_sum_bound_rn at each end);
+ *                             (the proven tp_sum_bound_rn at each
+ *                             end, tp_sum_bound_long_rn beyond 65536);
  *   inv = RN32(1/s)           correctly rounded division, decreasing in s;
  *   y  = RN16(RN32(y1*inv))   monotone in y1 and inv.
  * Every step is monotone, so the admitted interval of y is the image of
@@ -175,26 +175,21 @@ static int sm_row(sm_ws *w, const sm_model *m, const tp_format *in, const tp_for
         a_hi += fabs(en->e_lo) > fabs(en->e_hi) ? fabs(en->e_lo) : fabs(en->e_hi);
     }
     /* The fp32 row sum s of any e in the box, in any order: within
-     * err = n*C(n)*a_hi + n*TP_DOT_ETA of an exact sum in [s_lo, s_hi].
-     * Up to 65536 elements through the proven any-order sum bound
-     * (tp_sum_bound_rn, T3, by way of sum_interval.h), taken at each end of
-     * that range: its interval at s_lo holds s_lo - err, at s_hi s_hi + err,
-     * so their hull holds s. Longer rows (the long-row constant, which the
-     * primitive is not proven with) keep this hand-written sum. */
+     * err = n*C(n)*a_hi + n*TP_DOT_ETA of an exact sum in [s_lo, s_hi],
+     * through the proven any-order sum bounds (tp_sum_bound_rn up to 65536
+     * elements, tp_sum_bound_long_rn up to 262144, T3, by way of
+     * sum_interval.h), taken at each end of that range: the interval at
+     * s_lo holds s_lo - err, at s_hi s_hi + err, so their hull holds s.
+     * Their requires hold on every row the op accepts (n <= 262144, each
+     * |e| <= 1, so the sums are at most 2^18); a row where they did not
+     * would be refused, not bounded by hand. */
     fesetround(FE_TONEAREST);
     double L_lo, H_lo, L_hi, H_hi;
-    const int proven = tp_sum_interval_exact(s_lo, 0.0, a_hi, n, &L_lo, &H_lo) &&
-                       tp_sum_interval_exact(s_hi, 0.0, a_hi, n, &L_hi, &H_hi);
-    if (proven) {
-        s_hi = H_hi;
-        s_lo = L_lo;
-    } else {
-        fesetround(FE_UPWARD);
-        const double err = (double)n * TP_DOT_C_OF(n) * a_hi + (double)n * TP_DOT_ETA;
-        s_hi += err;
-        fesetround(FE_DOWNWARD);
-        s_lo -= err;
-    }
+    if (!tp_sum_interval_long(s_lo, 0.0, a_hi, n, &L_lo, &H_lo) ||
+        !tp_sum_interval_long(s_hi, 0.0, a_hi, n, &L_hi, &H_hi))
+        return -4;
+    s_hi = H_hi;
+    s_lo = L_lo;
     fesetround(FE_UPWARD);
     const float s32_hi = (float)s_hi; /* the fp32 sum lies at or below: rounded up, a valid bound */
     fesetround(FE_DOWNWARD);
@@ -331,6 +326,7 @@ static int sm_reference(const tp_value *model, const tp_case *c, const char *out
         snprintf(err, errlen, "softmax_fwd: row %d: %s", bad_row,
                  rc_all == -1   ? "a logit is infinite or NaN; the model covers finite logits only"
                  : rc_all == -2 ? "the row sum bound does not stay positive"
+                 : rc_all == -4 ? "the row sums are outside the proven sum bound's range"
                                 : "out of memory");
         return -1;
     }

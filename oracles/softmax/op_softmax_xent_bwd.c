@@ -12,7 +12,8 @@
  *   dot = fp32 sum of the n exact products g*s in any order, fused or not:
  *         |dot - D| <= e = n*C(n)*sum|g s| + n*TP_DOT_ETA
  *         (C(n) = TP_DOT_C_OF(n) of oracles/gemm/proven/gemm.h: TP_DOT_C
- *         for n <= 65536, TP_DOT_C_LONG up to 262144), and dot is an fp32
+ *         for n <= 65536, TP_DOT_C_LONG up to 262144: the proven
+ *         tp_sum_bound_rn and tp_sum_bound_long_rn), and dot is an fp32
  *         value: dot lies in
  *         [RU32(D - e), RD32(D + e)];
  *   d  = RN32(g - dot)  decreasing in dot;
@@ -23,6 +24,7 @@
  * apply there (only inside the dot, which the bound covers). */
 #include "oracles/gemm/proven/gemm.h" /* TP_DOT_C, TP_DOT_ETA: the accumulation bound, in one place */
 #include "oracles/common/op_common.h"
+#include "oracles/common/sum_interval.h"
 #include "oracles/layernorm/proven/layernorm.h"
 #include "oracles/softmax/proven/softmax_abs.h"
 #include "core/tp_format.h"
@@ -119,16 +121,28 @@ static int xent_row(xent_ws *w, const tp_format *in, const tp_format *out, int n
         mpfr_add_d(w->A, w->A, hi, MPFR_RNDN);
         mpfr_add_d(w->A, w->A, lo, MPFR_RNDN);
     }
-    /* e bounds n C A + n eta from above: A rounded up, then each operation
-     * rounded up */
+    /* [L, H] holds every real within n C A + n eta of D: the proven
+     * any-order sum bound (tp_sum_bound_rn up to 65536 terms,
+     * tp_sum_bound_long_rn up to 262144, T3, through sum_interval.h) at D
+     * as an exact double pair, A rounded up. D is a sum of binary16
+     * products, multiples of 2^-48 below 2^51, so hi = RN(D) and
+     * lo = D - hi are exact (lo is a multiple of 2^-48 below ulp(hi)). The
+     * requires hold on every row the op accepts; a row where they did not
+     * would be refused, not bounded by hand. */
     const double absum = mpfr_get_d(w->A, MPFR_RNDU);
-    fesetround(FE_UPWARD);
-    const double e = (double)n * TP_DOT_C_OF(n) * absum + (double)n * TP_DOT_ETA;
+    const double d_hi = mpfr_get_d(w->D, MPFR_RNDN);
+    mpfr_sub_d(w->t, w->D, d_hi, MPFR_RNDN);
+    const double d_lo = mpfr_get_d(w->t, MPFR_RNDN);
+    mpfr_sub_d(w->t, w->t, d_lo, MPFR_RNDN);
+    double L, H;
     fesetround(FE_TONEAREST);
-    /* dot_lo = smallest fp32 >= D - e, dot_hi = largest fp32 <= D + e */
-    mpfr_sub_d(w->t, w->D, e, MPFR_RNDD);
+    if (!mpfr_zero_p(w->t) || !tp_sum_interval_long(d_hi, d_lo, absum, n, &L, &H))
+        return -4;
+    /* dot_lo = smallest fp32 >= L, dot_hi = largest fp32 <= H (MPFR's
+     * directed rounding of the exact doubles): the fp32 dot lies between */
+    mpfr_set_d(w->t, L, MPFR_RNDN);
     const float dot_lo = mpfr_get_flt(w->t, MPFR_RNDU);
-    mpfr_add_d(w->t, w->D, e, MPFR_RNDU);
+    mpfr_set_d(w->t, H, MPFR_RNDN);
     const float dot_hi = mpfr_get_flt(w->t, MPFR_RNDD);
     if (!isfinite(dot_lo) || !isfinite(dot_hi))
         return -2;
@@ -209,6 +223,7 @@ static int xent_reference(const tp_value *model, const tp_case *c, const char *o
         snprintf(err, errlen, "softmax_xent_bwd: row %d: %s", bad_row,
                  rc_all == -1   ? "an input is infinite or NaN; the model covers finite inputs only"
                  : rc_all == -2 ? "the fp32 dot product bound leaves the fp32 range"
+                 : rc_all == -4 ? "the row dot product is outside the proven sum bound's range"
                                 : "out of memory");
         return -1;
     }
