@@ -211,45 +211,26 @@ static int sums_a_select(const tp_value *model)
     return 0;
 }
 
-/* Whether some row of c is longer than 65536 terms (the long-row bound
- * decides its sums); 0 without a case. */
-static int long_rows(const tp_value *model, const tp_case *c)
+/* What the setups of c's outputs hold that a statement depends on: a row
+ * longer than 65536 terms (the long-row bound decides its sums), a
+ * centred sum (rw_centred.h). Both 0 without a case. */
+static void scan_setups(const tp_value *model, const tp_case *c, int *long_rows, int *centred)
 {
     char err[256];
+    *long_rows = *centred = 0;
     for (int t = 0; c && t < c->ntensors; t++) {
         if (!c->tensors[t].initial)
             continue;
         rw_setup *s = prepared(model, c, c->tensors[t].name, err, sizeof err);
         if (!s)
             continue;
-        const int64_t len = s->len;
-        rw_setup_clear(s);
-        free(s);
-        if (len > 65536)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether some output's setup on c has a centred sum (rw_centred.h);
- * 0 without a case. Said only there, as the one-term rule. */
-static int centred_sums(const tp_value *model, const tp_case *c)
-{
-    char err[256];
-    int found = 0;
-    for (int t = 0; c && t < c->ntensors && !found; t++) {
-        if (!c->tensors[t].initial)
-            continue;
-        rw_setup *s = prepared(model, c, c->tensors[t].name, err, sizeof err);
-        if (!s)
-            continue;
+        *long_rows |= s->len > 65536;
         rw_centred m;
         for (int q = 0; q < s->nred; q++)
-            found |= s->red[q].kind == RW_SUM && rw_centred_match(s, &s->red[q].term, &m);
+            *centred |= s->red[q].kind == RW_SUM && rw_centred_match(s, &s->red[q].term, &m);
         rw_setup_clear(s);
         free(s);
     }
-    return found;
 }
 
 static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
@@ -262,9 +243,11 @@ static void rw_say(const tp_value *model, const tp_case *c, tp_statements *out)
         tp_say(out, &rw_rn16_st);
     if (sums_a_select(model))
         tp_say(out, &rw_one_term_st);
-    if (long_rows(model, c))
+    int long_rows, centred;
+    scan_setups(model, c, &long_rows, &centred);
+    if (long_rows)
         tp_say(out, &rw_sum_long_st);
-    if (centred_sums(model, c))
+    if (centred)
         tp_say(out, &rw_centred_st);
 }
 
