@@ -1,23 +1,29 @@
 /* The reference of op gemm as oracles/gemm/op_gemm.c drives the proven
- * kernels: row blocks of A widened where they are used, B cut into
- * L2-sized column panels (the last one narrower), K-chunks beyond 8192,
- * transposed operands, several threads.
+ * one-pass tiles (oracles/gemm/gemm_tiles.c): row blocks of A widened
+ * where they are used, B packed into panels of 8 columns (the last one
+ * padded), K-blocks of 256 terms, K-chunks beyond 8192 combined in
+ * integers, transposed operands, several threads.
  *  - every exact value is RN(sum_k a_k b_k), the sum taken in 128-bit
  *    integers (binary16 values are integers times 2^-24);
+ *  - every admitted interval is the one the bound code
+ *    (oracles/gemm/gemm_admitted.h) gives from that sum and from
+ *    sum_k |a_k b_k|, also taken in 128-bit integers: the one-pass abs
+ *    sum is exact;
  *  - the whole reference (exact values, enclosures, admitted intervals) is
  *    bit for bit the same on 1, 2 and 3 threads;
  *  - every admitted interval holds RN16(exact) and its ends are binary16
  *    values;
  *  - K = 65537 is refused, naming the limit.
- * Shapes: N = 1000 and K = 1024 give panels of 128 columns with a last one
- * of 104; K = 4000 panels of 64 (the narrowest) with a last one of 44;
- * K = 65536 runs eight chunks. */
+ * Shapes: N = 1000 ends with a panel of 0 padding columns, N = 300 with 4,
+ * N = 70 with 2; K = 1024 and 4000 end with a K-block of 0 and 160 terms;
+ * K = 65536 runs eight chunks, K = 65531 a short last one. */
 #include "tests/test_rng.h"
 #include "tests/tap.h"
 #include "tests/rn_units48.h"
 #include "tests/model_json.h"
 #include "core/tp_fp16.h"
 #include "core/tp_op.h"
+#include "oracles/gemm/gemm_admitted.h"
 #include "oracles/gemm/gemm_long.h"
 
 #include <jansson.h>
@@ -44,6 +50,19 @@ static uint16_t value(void)
 }
 
 static int64_t units24(uint16_t h) { return (int64_t)(tp_f16_to_double(h) * 0x1p24); }
+
+/* The admitted interval of an element from its sums in units of 2^-48,
+ * through the same code as the op (K terms, round to nearest). */
+static void expected_ref(__int128 s, __int128 a, int K, tp_ref *r)
+{
+    double h, l, ah, al, hi, lo, ahi, alo, blo, bhi;
+    tp_gemm_split_exact(s, &h, &l);
+    tp_gemm_split_exact(a, &ah, &al);
+    tp_two_sum(h, l, &hi, &lo);
+    tp_two_sum(ah, al, &ahi, &alo);
+    tp_gemm_bound(hi, lo, ahi, alo, (double)K, r, &blo, &bhi);
+    tp_gemm_admit_f16(blo, bhi, r);
+}
 
 static tp_tensor *tensor(tp_case *c, const char *name, int64_t r, int64_t cols, int output)
 {
@@ -90,22 +109,36 @@ static void run(const tp_op *op, int M, int N, int K, int ta, int tb)
             free(ref[t]);
         return;
     }
-    long wrong = 0, outside = 0;
+    long wrong = 0, outside = 0, other = 0;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
-            __int128 s = 0;
-            for (int k = 0; k < K; k++)
-                s += (__int128)units24(a[ta ? (size_t)k * M + i : (size_t)i * K + k]) *
-                     units24(b[tb ? (size_t)j * K + k : (size_t)k * N + j]);
+            __int128 s = 0, sa = 0;
+            for (int k = 0; k < K; k++) {
+                const __int128 p = (__int128)units24(a[ta ? (size_t)k * M + i : (size_t)i * K + k]) *
+                                   units24(b[tb ? (size_t)j * K + k : (size_t)k * N + j]);
+                s += p;
+                sa += p < 0 ? -p : p;
+            }
             const tp_ref *r = &ref[0][(size_t)i * N + j];
             if (r->exact != rn_units48(s) && wrong++ < 3)
                 tap_diag("%s [%d,%d]: exact %a, the 128-bit sum rounds to %a", what, i, j, r->exact, rn_units48(s));
+            tp_ref want;
+            expected_ref(s, sa, K, &want);
+            if ((want.allow_lo != r->allow_lo || want.allow_hi != r->allow_hi || want.exact_lo != r->exact_lo ||
+                 want.exact_hi != r->exact_hi) &&
+                other++ < 3)
+                tap_diag("%s [%d,%d]: admitted [%a, %a], from the 128-bit sums [%a, %a]", what, i, j, r->allow_lo,
+                         r->allow_hi, want.allow_lo, want.allow_hi);
             double y = tp_f16_to_double(tp_f16_from_double(r->exact));
             outside += !(r->allow_lo <= y && y <= r->allow_hi) ||
                        tp_f16_to_double(tp_f16_from_double(r->allow_lo)) != r->allow_lo ||
                        tp_f16_to_double(tp_f16_from_double(r->allow_hi)) != r->allow_hi;
         }
     tap_ok(wrong == 0, "%s: every exact value is the correctly rounded 128-bit integer sum (%ld are not)", what, wrong);
+    tap_ok(other == 0,
+           "%s: every admitted interval and enclosure is the bound code's from the 128-bit sums of a b and |a b| "
+           "(%ld are not)",
+           what, other);
     tap_ok(outside == 0, "%s: every admitted interval has binary16 ends and holds RN16(exact) (%ld do not)", what,
            outside);
     tap_ok(memcmp(ref[0], ref[1], n * sizeof(tp_ref)) == 0 && memcmp(ref[0], ref[2], n * sizeof(tp_ref)) == 0,
@@ -126,12 +159,12 @@ int main(void)
         return tap_done();
     for (int ta = 0; ta < 2; ta++)
         for (int tb = 0; tb < 2; tb++) {
-            run(op, 33, 1000, 1024, ta, tb); /* panels of 128, the last of 104 */
-            run(op, 5, 300, 4000, ta, tb);   /* panels of 64, the last of 44 */
+            run(op, 33, 1000, 1024, ta, tb); /* 125 full panels */
+            run(op, 5, 300, 4000, ta, tb);   /* a padded last panel, a short last K-block */
         }
-    run(op, 3, 70, TP_GEMM_K_MAX, 0, 0); /* eight K-chunks, one panel */
-    run(op, 19, 2, TP_GEMM_K_MAX, 1, 1);
-    run(op, 2, 200, TP_GEMM_K_MAX - 5, 0, 1); /* chunks and panels of 64 (the last of 8) */
+    run(op, 3, 70, TP_GEMM_K_MAX, 0, 0); /* eight K-chunks, a padded last panel */
+    run(op, 19, 2, TP_GEMM_K_MAX, 1, 1);  /* one panel of 2 columns */
+    run(op, 2, 200, TP_GEMM_K_MAX - 5, 0, 1); /* a short last chunk */
 
     /* above the limit: refused before any work, naming it */
     {

@@ -57,7 +57,7 @@ void tp_gemm_long_work_free(tp_gemm_long_work *w)
 }
 
 /* v = h + r as above: *hi = h 2^-48, *lo = r 2^-48, both exact. */
-static void split_exact(__int128 v, double *hi, double *lo)
+void tp_gemm_split_exact(__int128 v, double *hi, double *lo)
 {
     unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
     int bits = 0;
@@ -71,7 +71,7 @@ static void split_exact(__int128 v, double *hi, double *lo)
 
 /* x * 2^48 as an integer, when x is on the grid of 2^-48 below 2^75 in
  * magnitude (then exact, see above); -1 otherwise. */
-static int grid48(double x, __int128 *out)
+int tp_gemm_grid48(double x, __int128 *out)
 {
     const double s = x * 0x1p48;
     if (!(fabs(s) < 0x1p123) || s != floor(s))
@@ -96,13 +96,13 @@ int tp_gemm_exact_long(int M, int N, int K, const float *A, const float *B, doub
             tp_gemm_exact(1, N, kc, a + k0, B + (size_t)k0 * N, w->hc, w->lc);
             for (int j = 0; j < N; j++) {
                 __int128 h, l;
-                if (grid48(w->hc[j], &h) != 0 || grid48(w->lc[j], &l) != 0)
+                if (tp_gemm_grid48(w->hc[j], &h) != 0 || tp_gemm_grid48(w->lc[j], &l) != 0)
                     return -1;
                 w->S[j] += h + l;
             }
         }
         for (int j = 0; j < N; j++)
-            split_exact(w->S[j], hi + (size_t)i * N + j, lo + (size_t)i * N + j);
+            tp_gemm_split_exact(w->S[j], hi + (size_t)i * N + j, lo + (size_t)i * N + j);
     }
     return 0;
 }

@@ -29,4 +29,11 @@ void tp_gemm_long_work_free(tp_gemm_long_work *w);
 int tp_gemm_exact_long(int M, int N, int K, const float *A, const float *B, double *hi, double *lo,
                         tp_gemm_long_work *w);
 
+/* The combination's two steps, for the one-pass tiles too
+ * (oracles/gemm/gemm_tiles.c): x 2^48 as an integer when x is a multiple of
+ * 2^-48 below 2^75 in magnitude (0; exact), else -1; and an integer v as
+ * the exact pair hi + lo == v 2^-48 (hi: v rounded toward -inf to 53 bits). */
+int tp_gemm_grid48(double x, __int128 *out);
+void tp_gemm_split_exact(__int128 v, double *hi, double *lo);
+
 #endif

@@ -32,6 +32,21 @@ float fmaf(float x, float y, float z);
   @ ensures rounded: (real)\result == (real)\round_float(\NearestEven, \sqrt(x));
   @*/
 float sqrtf(float x);
+
+/* C11 F.10.8.1 / IEEE 754 5.5.1: copysign(x, y) is x with the sign bit of
+ * y, an exact operation on the bits. For finite operands the result has
+ * x's magnitude and, where y is nonzero, y's sign (y = -0.0 gives -|x|,
+ * which this contract leaves open: it says only that the result is x or
+ * -x). Used by the exact GEMM tile (oracles/gemm/proven/gemm_tile.c) for
+ * the sign of a product. */
+/*@ requires finite: \is_finite(x) && \is_finite(y);
+  @ assigns \result \from x, y;
+  @ ensures finite: \is_finite(\result);
+  @ ensures magnitude: \result == x || \result == -x;
+  @ ensures positive: y > 0.0 ==> \result >= 0.0;
+  @ ensures negative: y < 0.0 ==> \result <= 0.0;
+  @*/
+double copysign(double x, double y);
 #else
 #include <math.h>
 #endif
