@@ -42,6 +42,7 @@
  * which is for round-to-nearest; results under it say so. */
 #include "oracles/gemm/gemm_long.h"
 #include "oracles/gemm/gemm_stream.h"
+#include "oracles/gemm/gemm_tiles.h"
 #include "oracles/gemm/proven/gemm.h"
 #include "oracles/gemm/gemm_exact_provider.h"
 #include "core/tp_timings.h"
@@ -464,11 +465,12 @@ static int gemm_reference(const tp_value *model, const tp_case *c, const char *o
     const int ta = g.ta, tb = g.tb, M = g.M, N = g.N, K = g.K, faith = g.faith;
     if (tp_gemm_exact_provider_get())
         return provider_reference(A, ta, B, tb, M, N, K, faith, output, ref, err, errlen);
-    /* The CPU path streams row blocks (oracles/gemm/gemm_stream.c), each
-     * turned into admitted intervals at once: nothing of size M x N but
-     * the caller's ref. */
+    /* The CPU path streams row blocks of both exact sums from the proven
+     * one-pass tiles (oracles/gemm/gemm_tiles.c), each turned into
+     * admitted intervals at once: nothing of size M x N but the caller's
+     * ref. */
     gemm_block_ctx bc = {K, faith, ref};
-    return tp_gemm_exact_stream(A, ta, B, tb, M, N, K, gemm_block, &bc, "gemm", err, errlen);
+    return tp_gemm_exact_stream_tiles(A, ta, B, tb, M, N, K, gemm_block, &bc, "gemm", err, errlen);
 }
 
 /* By ranges only with a provider: its sums are computed whole anyway, and
@@ -489,12 +491,14 @@ static int gemm_reference_prepare(const tp_value *model, const tp_case *c, const
 
 static const tp_statement gemm_exact = {
     "gemm.exact.split_double", TP_EVIDENCE,
-    "exact sums by split-double accumulation (oracles/gemm/proven/gemm.c, each output row, and gemm_rows.c, all "
-    "rows: WP-proven exact in the IEEE float model for binary16 inputs)"};
+    "exact sums by split-double accumulation, sum a b and sum |a b| in one pass (oracles/gemm/proven/gemm_tile.c, "
+    "each tile of one row and 8 columns: WP-proven exact in the IEEE float model for binary16 inputs; the tiles over "
+    "rows, column panels and K-blocks, oracles/gemm/gemm_tiles.c, tested against 128-bit integer sums, not proven)"};
 static const tp_statement gemm_exact_chunks = {
     "gemm.exact.k_chunks", TP_EVIDENCE,
-    "K > 8192: the split-double sums run on K-chunks of at most 8192 and are combined exactly in 128-bit integers "
-    "(oracles/gemm/gemm_long.c argues it; tested against 128-bit integer sums at K = 65536)"};
+    "K > 8192: the one-pass tiles run on K-chunks of at most 8192 terms, combined exactly in 128-bit integers "
+    "(oracles/gemm/gemm_tiles.c with the steps of oracles/gemm/gemm_long.c, which argues them; tested against "
+    "128-bit integer sums at K = 65536)"};
 static const tp_statement gemm_bound = {
     "gemm.bound.any_order_fp32", TP_EVIDENCE,
     "admitted interval [RN16(S - e), RN16(S + e)], e = K*2^-24*(1+2^-7)*sum|a b| + K*2^-149, ends rounded outward"};

@@ -2,6 +2,9 @@
 # The shared step of a migration that only rewrites statement texts
 # (recorded/MIGRATIONS.md): replaces each old text of TEXTS (a JSON object,
 # old text -> new text) by its new text in every recorded results.json.
+# A new text may be given as {"text": NEW, "ids": [ID, ...]}: then only the
+# statements of those ids change (two ops may say the same text under
+# their own ids, and a migration may change one op's).
 #
 # Usage, from a migration script (after `./configure && ninja lib`):
 #     recorded/migrations/rewrite-statements.sh TEXTS.json [RUN_DIR...]
@@ -54,14 +57,18 @@ sha256sum --quiet --strict -c "$before/other-files.sha256" ||
     { echo "$0: FAILED: a file other than results.json changed" >&2; exit 1; }
 
 /usr/bin/python3 - "$texts" "$before" "${runs[@]}" <<'PY'
-import json, sys
+import json, re, sys
 
 texts_file, before, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 with open(texts_file, encoding="utf-8") as f:
     TEXTS = json.load(f)
-if not isinstance(TEXTS, dict) or not TEXTS or not all(isinstance(v, str) for v in TEXTS.values()):
-    sys.exit(f"{texts_file}: expected a non-empty JSON object of old text -> new text")
-counts = {new: 0 for new in TEXTS.values()}
+def scoped(v):
+    return (isinstance(v, dict) and set(v) == {"text", "ids"} and isinstance(v["text"], str)
+            and isinstance(v["ids"], list) and v["ids"] and all(isinstance(i, str) for i in v["ids"]))
+if not isinstance(TEXTS, dict) or not TEXTS or not all(isinstance(v, str) or scoped(v) for v in TEXTS.values()):
+    sys.exit(f"{texts_file}: expected a non-empty JSON object of old text -> new text "
+             "(or -> {\"text\": new text, \"ids\": [statement ids]})")
+counts = {(v if isinstance(v, str) else v["text"]): 0 for v in TEXTS.values()}
 files = changed = 0
 for run in runs:
     old = open(f"{before}/{run}/results.json", "rb").read().decode()
@@ -69,12 +76,17 @@ for run in runs:
     files += 1
     want = old
     for o, n in TEXTS.items():
-        want = want.replace(json.dumps(o), json.dumps(n))
+        if isinstance(n, str):
+            want = want.replace(json.dumps(o), json.dumps(n))
+            continue
+        for i in n["ids"]:  # the text that follows this id's "id" key
+            pat = re.escape('"id": ' + json.dumps(i) + ",") + r'(\s*"text": )' + re.escape(json.dumps(o))
+            want = re.sub(pat, lambda m: '"id": ' + json.dumps(i) + "," + m.group(1) + json.dumps(n["text"]), want)
     if new != want:
         sys.exit(f"FAILED: {run}/results.json is not its old bytes with the statement texts replaced")
     if new != old:
         changed += 1
-    for n in TEXTS.values():
+    for n in counts:
         counts[n] += new.count(json.dumps(n))
 print(f"{files} results.json, {changed} rewritten: only the statement texts replaced, every other byte kept")
 for n, c in counts.items():
