@@ -30,6 +30,12 @@
 #   M12 the least power of two above lo no longer considered: a c in a
 #       higher binade of [lo, hi] reaches further down than lo (assertion
 #       `none_above`).
+# And the two steps from an output's bits to its verdict (tp_f16_decode.h):
+#   M13 the binary16 decoder takes the exponent field itself as the scale,
+#       not the field minus one: every normal value twice too large
+#       (assertion `fields`).
+#   M14 the element rule leaves out the upper end (y < hi): an output
+#       exactly on the end would be a violation (postcondition `finite`).
 # About 22 minutes on 2 cores (11 when run again; M11 and M12 took 5 of them
 # on 2026-11-27) (each copy is proved again, its failing goals
 # up to TP_WP_TIMEOUT = 10 s), so it is its own target, `ninja proof_mutants`,
@@ -96,6 +102,12 @@ mutant M11 oracles/common/proven/tp_vendor_ulp.c \
 mutant M12 oracles/common/proven/tp_vendor_ulp.c \
     's/^        if (pb <= 254 \&\& pb \* 0x800000 <= hi) {$/        if (0) {/' \
     tp_vendor_lower_ord_assert_none_above common/proven/tp_vendor_ulp.c
+mutant M13 oracles/common/proven/tp_f16_decode.h \
+    's/^    const int scale = ef ? (int)ef - 1 : 0;$/    const int scale = ef ? (int)ef : 0;/' \
+    tp_f16_decode_assert_fields common/proven/tp_f16_decode.c
+mutant M14 oracles/common/proven/tp_f16_decode.h \
+    's/^    return lo <= y \&\& y <= hi;$/    return lo <= y \&\& y < hi;/' \
+    tp_admitted_ensures_finite common/proven/tp_f16_decode.c
 
 # The unmutated copy proves (the mutants fail for their edit, not the copy).
 if [ "$edits_only" != 1 ]; then

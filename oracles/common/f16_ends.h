@@ -5,13 +5,17 @@
  * Every op's rounding to nearest of an admitted interval to binary16 calls them, through
  * oracles/common/round_ends.h, and op gemm's directly
  * (oracles/gemm/gemm_admitted.h, on the CPU and in the GPU element check).
- * Kept out of the proven header: the
- * codec of core/tp_ieee.h it calls is tested, not proven (every pattern,
- * tests/test_fp16.c), and WP would otherwise try its bit manipulations. */
+ * Kept out of the proven header: the candidate patterns come from the
+ * codec of core/tp_ieee.h (encode, next_up, next_down), tested, not proven
+ * (every pattern, tests/test_fp16.c), whose bit manipulations WP would
+ * otherwise try; the values of finite patterns come from the proven
+ * decoder (f16_decode.h), which gives the proofs' `requires` on vc, vp and
+ * vs. */
 #ifndef TP_F16_ENDS_H
 #define TP_F16_ENDS_H
 #include "core/tp_hd.h"
 #include "core/tp_ieee.h"
+#include "oracles/common/f16_decode.h"
 #include "oracles/common/proven/tp_f16_round.h"
 
 #include <math.h>
@@ -30,7 +34,7 @@ static inline TP_HD double tp_f16_lower(double blo)
         return blo; /* the proof needs a finite end: an infinite one stays, a NaN one (no admitted value) too */
     uint32_t c = tp_ieee_encode(blo, 5, 10);
     for (;;) {
-        const double vc = tp_ieee_decode(c, 5, 10), vp = tp_ieee_decode(tp_ieee_next_down(c, 5, 10), 5, 10);
+        const double vc = tp_f16_decode_any(c), vp = tp_f16_decode_any(tp_ieee_next_down(c, 5, 10));
         const tp_f16_end e = tp_f16_lower_end(blo, (int)c, vc, vp, (vp + vc) * 0.5);
         if (e.confirmed)
             return e.inf < 0 ? -(double)INFINITY : e.inf > 0 ? (double)INFINITY : e.v;
@@ -45,7 +49,7 @@ static inline TP_HD double tp_f16_upper(double bhi)
         return bhi;
     uint32_t c = tp_ieee_encode(bhi, 5, 10);
     for (;;) {
-        const double vc = tp_ieee_decode(c, 5, 10), vs = tp_ieee_decode(tp_ieee_next_up(c, 5, 10), 5, 10);
+        const double vc = tp_f16_decode_any(c), vs = tp_f16_decode_any(tp_ieee_next_up(c, 5, 10));
         const tp_f16_end e = tp_f16_upper_end(bhi, (int)c, vc, vs, (vc + vs) * 0.5);
         if (e.confirmed)
             return e.inf < 0 ? -(double)INFINITY : e.inf > 0 ? (double)INFINITY : e.v;
@@ -66,7 +70,7 @@ static inline TP_HD double tp_f16_ceil(double x)
     if (tp_ieee_is_inf(c, 5, 10))
         c = x > 0 ? 0x7bff : 0xfbff;
     for (;;) {
-        const double vc = tp_ieee_decode(c, 5, 10), vp = tp_ieee_decode(tp_ieee_next_down(c, 5, 10), 5, 10);
+        const double vc = tp_f16_decode_any(c), vp = tp_f16_decode_any(tp_ieee_next_down(c, 5, 10));
         const tp_f16_end e = tp_f16_ceil_end(x, (int)c, vc, vp);
         if (e.confirmed)
             return e.inf > 0 ? (double)INFINITY : e.v;
@@ -83,7 +87,7 @@ static inline TP_HD double tp_f16_floor(double x)
     if (tp_ieee_is_inf(c, 5, 10))
         c = x > 0 ? 0x7bff : 0xfbff;
     for (;;) {
-        const double vc = tp_ieee_decode(c, 5, 10), vs = tp_ieee_decode(tp_ieee_next_up(c, 5, 10), 5, 10);
+        const double vc = tp_f16_decode_any(c), vs = tp_f16_decode_any(tp_ieee_next_up(c, 5, 10));
         const tp_f16_end e = tp_f16_floor_end(x, (int)c, vc, vs);
         if (e.confirmed)
             return e.inf < 0 ? -(double)INFINITY : e.v;

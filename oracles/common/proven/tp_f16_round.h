@@ -6,10 +6,11 @@
  * at a tie, infinite from 65520 on.
  *
  * Each function confirms a candidate end (tp_ieee_encode's pattern, with
- * its value and its neighbour's from tp_ieee_decode, which the caller
- * passes: their correctness is the caller's `requires`, checked on all
- * 65536 patterns by tests/test_fp16.c and here by tests/test_f16_round.c)
- * and proves it sound. oracles/common/f16_ends.h holds the callers, which
+ * its value and its neighbour's, which the caller passes: their
+ * correctness is the caller's `requires`; the values come from the proven
+ * decoder of tp_f16_decode.h, the neighbours' patterns from the codec,
+ * checked on all 65536 patterns by tests/test_fp16.c and here by
+ * tests/test_f16_round.c) and proves it sound. oracles/common/f16_ends.h holds the callers, which
  * every op's binary16 output rounding goes through. */
 #ifndef TP_F16_ROUND_H
 #define TP_F16_ROUND_H
