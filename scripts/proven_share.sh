@@ -4,7 +4,8 @@
 # run through it (the CPU path from each case to its admitted intervals
 # and the element check), and counts the executed lines of the
 # verdict-deciding files (scripts/proven_share.py says which), proven
-# (oracles/*/proven/) and not. About 6 minutes on 2 cores.
+# (oracles/*/proven/) and not. About 18 minutes on 2 cores (at efb3e15;
+# 6 when fewer runs were recorded).
 #
 #   scripts/proven_share.sh [WORKDIR]      (default: a new temporary folder)
 #
